@@ -1,0 +1,534 @@
+"""The game engine: one game of Bhabhi as a pure, seeded state machine.
+
+No I/O and no global randomness: everything random (the shuffle, the piles,
+draws, a fault's replacement card) comes from the game's own ``random.Random``
+seeded with the game's seed. Hands are bitmasks of card ids (see
+:mod:`arena.cards`), so the legal cards are one ``&`` away.
+
+Events are kept as small tuples while the game runs (cheap) and turned into
+JSON-ready dicts only for records and views; see :mod:`arena.events`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from . import events as ev
+from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, Card, card, mask_of
+from .errors import IllegalAction, PositionError
+from .result import Result
+from .rules import Rules
+from .tables import legal_tuple
+
+PLAY, TAKE = "play", "take"
+FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
+_AS = int(ACE_OF_SPADES)
+
+
+class Game:
+    """One game. Build it with :meth:`deal`, :meth:`from_position` or :meth:`from_record`."""
+
+    def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0) -> None:
+        rules.check_players(players)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise PositionError(f"dealer must be a seat 0..{players - 1} (got {dealer!r})")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.dealer = dealer
+        self.rng = random.Random(seed)
+        step = 1 if rules.direction == "clockwise" else -1
+        self._next = tuple((s + step) % players for s in range(players))
+        self.hands = [0] * players
+        self.active = [True] * players
+        self.out: list[int] = []
+        self.discard: list[int] = []
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[int] = []
+        self.led = -1
+        self.best_seat = -1
+        self.best_card = -1
+        self.best_trump = False
+        self.trump = -1
+        self.leader = 0
+        self.cur: int | None = 0
+        self.decision = PLAY
+        self.tricks = 0
+        self.first_trick = True
+        self.must_lead = -1
+        self.drawn_lead = False
+        self.faults = [0] * players
+        self.forfeited: list[int] = []
+        self.events: list[tuple] = []
+        self.result: Result | None = None
+        self._asked: set[int] = set()
+        self.start: dict[str, Any] = {}
+        self._views: dict[int, Any] = {}
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0) -> "Game":
+        """Shuffle with ``seed`` and deal, starting with the player after ``dealer``."""
+        game = cls(rules, players, seed, dealer)
+        pack = list(range(PACK * rules.decks))
+        game.rng.shuffle(pack)
+        seats = game._deal_order()
+        if rules.deal == "single":
+            for i, c in enumerate(pack):
+                game.hands[seats[i % players]] |= 1 << c
+        else:
+            start = 0
+            for seat, size in zip(seats, game._pile_sizes(len(pack))):
+                game.hands[seat] = mask_of(pack[start:start + size])
+                start += size
+        game.start = {"hands": [_texts_of(h) for h in game.hands]}
+        game._begin(leader=game._holder(_AS), first_trick=True)
+        return game
+
+    @classmethod
+    def from_position(cls, rules: Rules, hands: list, leader: int, discard: list | None = None,
+                      out: list | None = None, first_trick_done: bool = True, trump=None,
+                      seed: int = 0, drawn=None) -> "Game":
+        """A position set up by hand (tests, puzzles, solvers).
+
+        ``hands`` are card lists (texts or Cards) per seat; seats in ``out`` hold
+        none. ``discard=None`` puts every other card on the discard pile; an
+        explicit list is used as given (cards in neither are out of play).
+        ``drawn`` is a card the leader drew and must lead.
+        """
+        from .position import build_position
+        return build_position(cls, rules, hands, leader, discard, out, first_trick_done, trump, seed, drawn)
+
+    def _deal_order(self) -> list[int]:
+        seats, s = [], self._next[self.dealer]
+        for _ in range(self.players):
+            seats.append(s)
+            s = self._next[s]
+        return seats
+
+    def _pile_sizes(self, total: int) -> list[int]:
+        """Single-deal sizes, then ``players`` random one-card moves (no pile empty)."""
+        n = self.players
+        sizes = [total // n + (1 if i < total % n else 0) for i in range(n)]
+        for _ in range(n):
+            a, b = self.rng.randrange(n), self.rng.randrange(n)
+            if a != b and sizes[a] > 1:
+                sizes[a] -= 1
+                sizes[b] += 1
+        return sizes
+
+    def _holder(self, c: int) -> int:
+        for seat, hand in enumerate(self.hands):
+            if hand >> c & 1:
+                return seat
+        raise PositionError(f"nobody holds {CARDS[c]}")
+
+    def _begin(self, leader: int, first_trick: bool, drawn: int = -1) -> None:
+        self.events.append((ev.DEAL,))
+        self.first_trick = first_trick
+        self.leader = leader
+        if first_trick:
+            self.must_lead = _AS
+            self._start_play(leader)
+        else:
+            self.must_lead = drawn
+            self._next_trick(leader, drawn=drawn >= 0)
+        self._auto()
+
+    # ------------------------------------------------------------- public API
+    @property
+    def current(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return self.cur
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The current trick as (seat, card) pairs."""
+        return [(s, CARDS[c]) for s, c in zip(self.trick_seats, self.trick_cards)]
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds, lowest id first."""
+        from .cards import cards_of
+        return cards_of(self.hands[seat])
+
+    def legal_actions(self) -> tuple:
+        """The legal actions now: Cards to play, or ``(False, True)`` for a take decision."""
+        if self.cur is None:
+            return ()
+        if self.decision == TAKE:
+            return (False, True)
+        return legal_tuple(self._legal_mask())
+
+    def _legal_mask(self) -> int:
+        hand = self.hands[self.cur]
+        if not self.trick_cards:
+            return 1 << self.must_lead if self.must_lead >= 0 else hand
+        follow = hand & SUIT_MASK[self.led]
+        if follow:
+            return follow
+        if self.trump >= 0:
+            trumps = hand & SUIT_MASK[self.trump]
+            if trumps:
+                return trumps
+        return hand
+
+    def apply(self, action) -> None:
+        """Play a card (a Card or its text) or answer a take decision (a bool)."""
+        if self.cur is None:
+            raise IllegalAction(f"the game is over; no action is legal (got {action!r})", action=action)
+        if self.decision == TAKE:
+            if not isinstance(action, bool):
+                self._illegal(action)
+            self._answer_take(action)
+        else:
+            if isinstance(action, bool) or not isinstance(action, (int, str)):
+                self._illegal(action)
+            c = action if type(action) is Card else self._parse_action(action)
+            if not self._legal_mask() >> c & 1:
+                self._illegal(action)
+            self._play(c)
+        self._auto()
+
+    def _parse_action(self, action) -> int:
+        try:
+            return card(action)
+        except ValueError:
+            self._illegal(action)
+
+    def _illegal(self, action) -> None:
+        legal = self.legal_actions()
+        shown = ", ".join(str(a) for a in legal)
+        what = "a take decision (True or False)" if self.decision == TAKE else "a card"
+        raise IllegalAction(
+            f"seat {self.cur} may not play {action!r}: expected {what}, one of {shown}",
+            seat=self.cur, action=action, legal=legal)
+
+    def apply_fault(self, kind: str) -> None:
+        """The current seat's bot faulted (``timeout``, ``crash``, ``illegal``, ``malformed``).
+
+        Applies ``rules.fault_policy`` (RULES.md, Faults) and forfeits the seat
+        after ``rules.max_faults`` faults in this game.
+        """
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"fault kind must be one of {', '.join(FAULT_KINDS)} (got {kind!r})")
+        if self.cur is None:
+            raise IllegalAction("the game is over; nobody can fault")
+        seat = self.cur
+        self.faults[seat] += 1
+        self.events.append((ev.FAULT, seat, kind))
+        if self.decision == TAKE:
+            self._answer_take(False)
+        elif self.rules.fault_policy == "penalty" and self.trick_cards:
+            self._penalty_pickup(seat)
+        else:
+            self._play_random(ev.BY_FAULT)
+        if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:
+            self.forfeited.append(seat)
+            self.events.append((ev.FORFEIT, seat))
+        self._auto()
+
+    def view(self, seat: int, time_left: float | None = None):
+        """What ``seat`` may know now, as a :class:`arena.views.PlayerView`."""
+        from .views import SeatTracker
+        tracker = self._views.get(seat)
+        if tracker is None:
+            tracker = self._views[seat] = SeatTracker(seat, self.players, self.rules)
+        tracker.feed_many(ev.for_seat(self, seat, tracker.seen_events))
+        legal = self.legal_actions() if self.cur == seat else ()
+        decision = self.decision if self.cur == seat else None
+        return tracker.view(legal, decision, time_left)
+
+    def seat_events(self, seat: int, start: int = 0) -> list[dict]:
+        """The events from index ``start`` on, as ``seat`` sees them (JSON-ready)."""
+        return ev.for_seat(self, seat, start)
+
+    def to_record(self, **extra) -> dict:
+        """The game record: JSON-ready, replayable with :meth:`from_record`."""
+        from .record import to_record
+        return to_record(self, **extra)
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Game":
+        """Replay a record, checking every step; raises :class:`arena.ReplayError`."""
+        from .record import from_record
+        return from_record(cls, record)
+
+    def is_active(self, seat: int) -> bool:
+        return self.active[seat]
+
+    def next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` in play order that is still in the game."""
+        s = self._next[seat]
+        while not self.active[s]:
+            s = self._next[s]
+        return s
+
+    def active_count(self) -> int:
+        return sum(self.active)
+
+    # ----------------------------------------------------------- playing cards
+    def _play(self, c: int) -> None:
+        s = self.cur
+        self.hands[s] ^= 1 << c
+        self.events.append((ev.PLAY, s, c))
+        self._place(s, c)
+
+    def _place(self, s: int, c: int) -> None:
+        """Put card ``c`` of seat ``s`` on the trick and move the game on."""
+        cards = self.trick_cards
+        cards.append(c)
+        self.trick_seats.append(s)
+        suit = c % 52 // 13
+        if len(cards) == 1:
+            self.led = suit
+            self.best_seat, self.best_card = s, c
+            self.best_trump = suit == self.trump
+            self.must_lead = -1
+        elif suit == self.led:
+            if not self.best_trump or suit == self.trump:
+                if c % 13 > self.best_card % 13:
+                    self.best_seat, self.best_card = s, c
+        elif self.rules.trumps and (self.trump < 0 or suit == self.trump):
+            if self.trump < 0:
+                self.trump = suit
+                self.events.append((ev.TRUMP, suit))
+            if not self.best_trump or c % 13 > self.best_card % 13:
+                self.best_seat, self.best_card, self.best_trump = s, c, True
+        elif not (self.first_trick and self.rules.first_trick == "free"):
+            self._settle_pickup(s)
+            return
+        nxt = self._next[s]
+        while not self.active[nxt]:
+            nxt = self._next[nxt]
+        if nxt == self.leader:
+            self._settle_clean()
+        else:
+            self.cur = nxt
+
+    def _play_random(self, by: str) -> None:
+        legal = self._legal_mask()
+        choice = legal_tuple(legal)[self.rng.randrange(legal.bit_count())]
+        s = self.cur
+        self.hands[s] ^= 1 << choice
+        self.events.append((ev.PLAY, s, int(choice), by))
+        self._place(s, int(choice))
+
+    def _auto(self) -> None:
+        """Play for forfeited seats (random legal cards; they never take)."""
+        while self.cur is not None and self.cur in self.forfeited:
+            if self.decision == TAKE:
+                self._answer_take(False)
+            else:
+                self._play_random(ev.BY_AUTO)
+
+    # --------------------------------------------------------- settling tricks
+    def _emptied(self, skip: int) -> list[int]:
+        hands = self.hands
+        return [s for s in self.trick_seats if s != skip and not hands[s]]
+
+    def _settle_pickup(self, thrower: int) -> None:
+        picker = self.best_seat
+        cards = tuple(self.trick_cards)
+        self.hands[picker] |= mask_of(cards)
+        self.events.append((ev.PICKUP, picker, cards))
+        two_left = self.active_count() == 2
+        drawn_cut = self.rules.drawn_cut_loses and two_left and self.drawn_lead and thrower != picker
+        emptied = self._emptied(picker)
+        self._clear_trick()
+        self._go_out(emptied)
+        if drawn_cut and self.active[thrower]:
+            self._go_out([thrower])
+        if drawn_cut:
+            self._finish(picker, "drawn_cut")
+        elif not self._maybe_over(picker):
+            self._next_trick(picker)
+
+    def _penalty_pickup(self, seat: int) -> None:
+        cards = tuple(self.trick_cards)
+        self.hands[seat] |= mask_of(cards)
+        self.events.append((ev.PICKUP, seat, cards, ev.BY_FAULT))
+        emptied = self._emptied(seat)
+        self._clear_trick()
+        self._go_out(emptied)
+        if not self._maybe_over(seat):
+            self._next_trick(seat)
+
+    def _settle_clean(self) -> None:
+        winner = self.best_seat
+        cards = tuple(self.trick_cards)
+        self.events.append((ev.CLEAN, winner, cards))
+        emptied = self._emptied(-1)
+        self._clear_trick()
+        if self.hands[winner]:
+            self.discard.extend(cards)
+            self._go_out(emptied)
+            if not self._maybe_over(winner):
+                self._next_trick(winner)
+            return
+        self._winner_without_cards(winner, cards, emptied)
+
+    def _winner_without_cards(self, winner: int, cards: tuple, emptied: list[int]) -> None:
+        """The escape rule: the clean-trick winner played their last card."""
+        others = [s for s in emptied if s != winner]
+        holders = [s for s in range(self.players) if self.active[s] and self.hands[s]]
+        mode = self.rules.escape
+        if mode == "pass_if_3plus":
+            mode = "pass" if len(holders) + 1 >= 3 else "draw"
+        if mode == "draw" and not self.discard:
+            mode = "pass"
+        if mode == "pass":
+            self.discard.extend(cards)
+            if not holders:
+                self._simultaneous(winner, emptied)
+                return
+            self._go_out(emptied)
+            if not self._maybe_over(None):
+                self._next_trick(self.next_active(winner))
+            return
+        if not holders:
+            self.discard.extend(cards)
+            self._go_out(others)
+            self._finish(winner, "last_player")
+            return
+        if mode == "draw":
+            self._draw_from_pile(winner)
+            self.discard.extend(cards)
+            self._go_out(others)
+        else:
+            self.discard.extend(cards)
+            self._go_out(others)
+            self._draw_from_next_hand(winner)
+        if not self._maybe_over(winner):
+            self._next_trick(winner, drawn=True)
+
+    def _draw_from_pile(self, seat: int) -> None:
+        pile = self.discard
+        i = self.rng.randrange(len(pile))
+        c = pile[i]
+        pile[i] = pile[-1]
+        pile.pop()
+        self.hands[seat] |= 1 << c
+        self.must_lead = c
+        self.events.append((ev.DRAW, seat, c, -1))
+
+    def _draw_from_next_hand(self, seat: int) -> None:
+        victim = self.next_active(seat)
+        held = legal_tuple(self.hands[victim])
+        c = int(held[self.rng.randrange(len(held))])
+        self.hands[victim] ^= 1 << c
+        self.hands[seat] |= 1 << c
+        self.must_lead = c
+        self.events.append((ev.DRAW, seat, c, victim))
+        if not self.hands[victim]:
+            self._go_out([victim])
+
+    def _simultaneous(self, winner: int, emptied: list[int]) -> None:
+        if self.rules.simultaneous == "highest_loses":
+            self._go_out([s for s in emptied if s != winner])
+            self._finish(winner, "simultaneous")
+        else:
+            self._finish(None, "draw", tied=emptied)
+
+    def _clear_trick(self) -> None:
+        self.trick_cards = []
+        self.trick_seats = []
+        self.led = -1
+        self.drawn_lead = False
+        if self.first_trick:
+            self.first_trick = False
+
+    def _go_out(self, seats: Iterable[int]) -> None:
+        for s in seats:
+            if self.active[s]:
+                self.active[s] = False
+                self.out.append(s)
+                self.events.append((ev.OUT, s, len(self.out) - 1))
+
+    def _maybe_over(self, leader: int | None) -> bool:
+        """End the game if at most one player is left; True when it ended."""
+        left = [s for s in range(self.players) if self.active[s]]
+        if len(left) > 1:
+            return False
+        self._finish(left[0] if left else leader, "last_player")
+        return True
+
+    # ------------------------------------------------------- starting a trick
+    def _next_trick(self, leader: int, drawn: bool = False) -> None:
+        self.leader = leader
+        self.drawn_lead = drawn
+        if not drawn:
+            self.must_lead = -1
+        if self.rules.neighbour_take and self.active_count() >= 3:
+            self._asked = set()
+            self.decision = TAKE
+            self.cur = leader
+            return
+        self._start_trick()
+
+    def _start_trick(self) -> None:
+        leader = self.leader
+        if self.rules.shootout and self.active_count() == 2:
+            other = self.next_active(leader)
+            if not any(self.hands[leader] & m and self.hands[other] & m for m in SUIT_MASK):
+                self._go_out([other])
+                self._finish(leader, "shootout")
+                return
+        self._start_play(leader)
+
+    def _start_play(self, leader: int) -> None:
+        self.tricks += 1
+        self.decision = PLAY
+        self.leader = leader
+        self.cur = leader
+
+    def _answer_take(self, take: bool) -> None:
+        asker = self.cur
+        self._asked.add(asker)
+        if take:
+            victim = self.next_active(asker)
+            taken = self.hands[victim]
+            self.hands[asker] |= taken
+            self.hands[victim] = 0
+            self.events.append((ev.TAKE, asker, True, victim, tuple(legal_tuple(taken))))
+            self._go_out([victim])
+            if victim == self.leader:
+                self.leader = self.next_active(victim)
+                self.must_lead = -1
+                self.drawn_lead = False
+        else:
+            self.events.append((ev.TAKE, asker, False))
+        nxt = self.next_active(asker)
+        if self.active_count() >= 3 and nxt not in self._asked:
+            self.cur = nxt
+        else:
+            self._start_trick()
+
+    # ------------------------------------------------------------------ ending
+    def _finish(self, loser: int | None, reason: str, tied: Iterable[int] = ()) -> None:
+        tied = tuple(tied)
+        order = list(self.out) + ([loser] if loser is not None else [])
+        order += [s for s in tied if s not in order]
+        order += [s for s in range(self.players) if s not in order]
+        loser_cards = _cards_tuple(self.hands[loser]) if loser is not None else ()
+        if self.forfeited:
+            order = [s for s in order if s not in self.forfeited] + self.forfeited[::-1]
+            loser, reason, tied = self.forfeited[0], "forfeit", ()
+            loser_cards = _cards_tuple(self.hands[loser])
+        for s in range(self.players):
+            self.active[s] = False
+        self.result = Result.build(order, loser, reason, loser_cards, tied)
+        self.cur = None
+        self.events.append((ev.END,))
+
+
+def _cards_tuple(mask: int) -> tuple[Card, ...]:
+    return tuple(legal_tuple(mask))
+
+
+def _texts_of(mask: int) -> list[str]:
+    return [str(c) for c in legal_tuple(mask)]

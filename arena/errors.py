@@ -1,0 +1,38 @@
+"""The exceptions the library raises.
+
+Every error a user can cause is an :class:`ArenaError`; each also subclasses the
+built-in it behaves like, so ``except ValueError`` still works. Messages name
+the culprit and say what was expected and what came.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """Base class of every error the arena raises on purpose."""
+
+
+class RulesError(ArenaError, ValueError):
+    """A rule option, preset or seat count that is not allowed."""
+
+
+class CardError(ArenaError, ValueError):
+    """A card text that does not name a card."""
+
+
+class IllegalAction(ArenaError, ValueError):
+    """An action the rules do not allow in the current position."""
+
+    def __init__(self, message: str, *, seat: int | None = None, action=None, legal=()):
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.legal = tuple(legal)
+
+
+class ReplayError(ArenaError, ValueError):
+    """A game record that the engine does not reproduce step by step."""
+
+
+class PositionError(ArenaError, ValueError):
+    """A hand-made position that is not a consistent game state."""

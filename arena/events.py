@@ -1,0 +1,84 @@
+"""Game events: the compact tuples the engine keeps, and their JSON form.
+
+The engine appends one small tuple per event while it runs. For a game record
+every event is turned into a JSON-ready dict (:func:`to_json`); for a seat's
+view it is turned into what that seat may see (:func:`for_seat`): draws show
+their card only to the drawer (and to the player it was drawn from), takes show
+their cards only to the taker (others see the count), everything else is public.
+"""
+
+from __future__ import annotations
+
+from .cards import CARDS, SUITS
+
+DEAL, PLAY, TRUMP, CLEAN, PICKUP, DRAW, TAKE, OUT, FAULT, FORFEIT, END = (
+    "deal", "play", "trump", "clean", "pickup", "draw", "take", "out", "fault", "forfeit", "end")
+BY_FAULT, BY_AUTO = "fault", "auto"
+
+
+def _texts(cards) -> list[str]:
+    return [CARDS[c].text for c in cards]
+
+
+def to_json(game, e: tuple, seat: int | None = None) -> dict:
+    """One event as a dict; ``seat`` filters it for that seat (None: the full record)."""
+    kind = e[0]
+    if kind == PLAY:
+        d = {"type": PLAY, "seat": e[1], "card": CARDS[e[2]].text}
+        if len(e) > 3:
+            d["by"] = e[3]
+        return d
+    if kind == CLEAN:
+        return {"type": CLEAN, "seat": e[1], "cards": _texts(e[2])}
+    if kind == PICKUP:
+        d = {"type": PICKUP, "seat": e[1], "cards": _texts(e[2])}
+        if len(e) > 3:
+            d["by"] = e[3]
+        return d
+    if kind == OUT:
+        return {"type": OUT, "seat": e[1], "place": e[2]}
+    if kind == DRAW:
+        sees = seat is None or seat == e[1] or seat == e[3]
+        return {"type": DRAW, "seat": e[1], "card": CARDS[e[2]].text if sees else None,
+                "from": "pile" if e[3] < 0 else e[3]}
+    if kind == TAKE:
+        if not e[2]:
+            return {"type": TAKE, "seat": e[1], "take": False}
+        d = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
+        if seat is None or seat == e[1]:
+            d["cards"] = _texts(e[4])
+        return d
+    if kind == TRUMP:
+        return {"type": TRUMP, "suit": SUITS[e[1]]}
+    if kind == FAULT:
+        return {"type": FAULT, "seat": e[1], "kind": e[2]}
+    if kind == FORFEIT:
+        return {"type": FORFEIT, "seat": e[1]}
+    if kind == DEAL:
+        return _deal_json(game, seat)
+    if kind == END:
+        return {"type": END, **game.result.to_dict()} if game.result else {"type": END}
+    raise ValueError(f"unknown event {e!r}")
+
+
+def _deal_json(game, seat: int | None) -> dict:
+    start = game.start
+    d = {"type": DEAL, "sizes": [len(h) for h in start["hands"]]}
+    if seat is None:
+        d["hands"] = start["hands"]
+    else:
+        d["hand"] = start["hands"][seat]
+    for key in ("leader", "out", "discard", "trump", "first_trick_done", "drawn"):
+        if key in start and (key != "drawn" or seat in (None, start["leader"])):
+            d[key] = start[key]
+    return d
+
+
+def for_seat(game, seat: int, start: int = 0) -> list[dict]:
+    """The events from index ``start`` on, as ``seat`` may see them."""
+    return [to_json(game, e, seat) for e in game.events[start:]]
+
+
+def all_json(game) -> list[dict]:
+    """Every event, unfiltered, for the game record."""
+    return [to_json(game, e) for e in game.events]
