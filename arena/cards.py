@@ -57,7 +57,7 @@ class Card(int):
         return rank + SUIT_SYMBOLS[self % 52 // 13] + ("*" if self >= 52 else "")
 
     def __str__(self) -> str:
-        return self.text
+        return TEXTS[self]
 
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
@@ -68,6 +68,8 @@ class Card(int):
 
 CARDS: tuple[Card, ...] = tuple(Card.__new__(Card, i) for i in range(PACK * MAX_DECKS))
 ACE_OF_SPADES = CARDS[SPADES * 13 + 12]
+TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
+"""The text of each card id (``TEXTS[c]`` is the fast ``str(card)``)."""
 
 SUIT_MASK: tuple[int, ...] = tuple(
     (0x1FFF << (13 * s)) | (0x1FFF << (13 * s + PACK)) for s in range(4)

@@ -19,7 +19,7 @@ from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, Card, card, mask_of
 from .errors import IllegalAction, PositionError
 from .result import Result
 from .rules import Rules
-from .tables import legal_tuple
+from .tables import SUIT_CARDS, legal_tuple
 
 PLAY, TAKE = "play", "take"
 FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
@@ -42,6 +42,7 @@ class Game:
         self._next = tuple((s + step) % players for s in range(players))
         self.hands = [0] * players
         self.active = [True] * players
+        self.n_active = players
         self.out: list[int] = []
         self.discard: list[int] = []
         self.trick_seats: list[int] = []
@@ -160,8 +161,12 @@ class Game:
         """The legal actions now: Cards to play, or ``(False, True)`` for a take decision."""
         if self.cur is None:
             return ()
-        if self.decision == TAKE:
+        if self.decision is TAKE:
             return (False, True)
+        if self.trick_cards and self.rules.decks == 1:
+            follow = self.hands[self.cur] >> (13 * self.led) & 0x1FFF
+            if follow:
+                return SUIT_CARDS[self.led][follow]
         return legal_tuple(self._legal_mask())
 
     def _legal_mask(self) -> int:
@@ -179,6 +184,12 @@ class Game:
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
+        if type(action) is Card and self.decision is PLAY and self.cur is not None:
+            if self._legal_mask() >> action & 1:
+                self._play(action)
+                if self.forfeited:
+                    self._auto()
+                return
         if self.cur is None:
             raise IllegalAction(f"the game is over; no action is legal (got {action!r})", action=action)
         if self.decision == TAKE:
@@ -269,7 +280,7 @@ class Game:
         return s
 
     def active_count(self) -> int:
-        return sum(self.active)
+        return self.n_active
 
     # ----------------------------------------------------------- playing cards
     def _play(self, c: int) -> None:
@@ -446,14 +457,15 @@ class Game:
         for s in seats:
             if self.active[s]:
                 self.active[s] = False
+                self.n_active -= 1
                 self.out.append(s)
                 self.events.append((ev.OUT, s, len(self.out) - 1))
 
     def _maybe_over(self, leader: int | None) -> bool:
         """End the game if at most one player is left; True when it ended."""
-        left = [s for s in range(self.players) if self.active[s]]
-        if len(left) > 1:
+        if self.n_active > 1:
             return False
+        left = [s for s in range(self.players) if self.active[s]]
         self._finish(left[0] if left else leader, "last_player")
         return True
 
@@ -521,6 +533,7 @@ class Game:
             loser_cards = _cards_tuple(self.hands[loser])
         for s in range(self.players):
             self.active[s] = False
+        self.n_active = 0
         self.result = Result.build(order, loser, reason, loser_cards, tied)
         self.cur = None
         self.events.append((ev.END,))

@@ -9,7 +9,7 @@ their cards only to the taker (others see the count), everything else is public.
 
 from __future__ import annotations
 
-from .cards import CARDS, SUITS
+from .cards import SUITS, TEXTS
 
 DEAL, PLAY, TRUMP, CLEAN, PICKUP, DRAW, TAKE, OUT, FAULT, FORFEIT, END = (
     "deal", "play", "trump", "clean", "pickup", "draw", "take", "out", "fault", "forfeit", "end")
@@ -17,48 +17,64 @@ BY_FAULT, BY_AUTO = "fault", "auto"
 
 
 def _texts(cards) -> list[str]:
-    return [CARDS[c].text for c in cards]
+    return [TEXTS[c] for c in cards]
+
+
+def _play(game, e, seat):
+    if len(e) > 3:
+        return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]], "by": e[3]}
+    return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]]}
+
+
+def _clean(game, e, seat):
+    return {"type": CLEAN, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
+
+
+def _pickup(game, e, seat):
+    d = {"type": PICKUP, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
+    if len(e) > 3:
+        d["by"] = e[3]
+    return d
+
+
+def _out(game, e, seat):
+    return {"type": OUT, "seat": e[1], "place": e[2]}
+
+
+def _draw(game, e, seat):
+    sees = seat is None or seat == e[1] or seat == e[3]
+    return {"type": DRAW, "seat": e[1], "card": TEXTS[e[2]] if sees else None,
+            "from": "pile" if e[3] < 0 else e[3]}
+
+
+def _take(game, e, seat):
+    if not e[2]:
+        return {"type": TAKE, "seat": e[1], "take": False}
+    d = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
+    if seat is None or seat == e[1]:
+        d["cards"] = _texts(e[4])
+    return d
+
+
+def _trump(game, e, seat):
+    return {"type": TRUMP, "suit": SUITS[e[1]]}
+
+
+def _fault(game, e, seat):
+    return {"type": FAULT, "seat": e[1], "kind": e[2]}
+
+
+def _forfeit(game, e, seat):
+    return {"type": FORFEIT, "seat": e[1]}
+
+
+def _end(game, e, seat):
+    return {"type": END, **game.result.to_dict()} if game.result else {"type": END}
 
 
 def to_json(game, e: tuple, seat: int | None = None) -> dict:
     """One event as a dict; ``seat`` filters it for that seat (None: the full record)."""
-    kind = e[0]
-    if kind == PLAY:
-        d = {"type": PLAY, "seat": e[1], "card": CARDS[e[2]].text}
-        if len(e) > 3:
-            d["by"] = e[3]
-        return d
-    if kind == CLEAN:
-        return {"type": CLEAN, "seat": e[1], "cards": _texts(e[2])}
-    if kind == PICKUP:
-        d = {"type": PICKUP, "seat": e[1], "cards": _texts(e[2])}
-        if len(e) > 3:
-            d["by"] = e[3]
-        return d
-    if kind == OUT:
-        return {"type": OUT, "seat": e[1], "place": e[2]}
-    if kind == DRAW:
-        sees = seat is None or seat == e[1] or seat == e[3]
-        return {"type": DRAW, "seat": e[1], "card": CARDS[e[2]].text if sees else None,
-                "from": "pile" if e[3] < 0 else e[3]}
-    if kind == TAKE:
-        if not e[2]:
-            return {"type": TAKE, "seat": e[1], "take": False}
-        d = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
-        if seat is None or seat == e[1]:
-            d["cards"] = _texts(e[4])
-        return d
-    if kind == TRUMP:
-        return {"type": TRUMP, "suit": SUITS[e[1]]}
-    if kind == FAULT:
-        return {"type": FAULT, "seat": e[1], "kind": e[2]}
-    if kind == FORFEIT:
-        return {"type": FORFEIT, "seat": e[1]}
-    if kind == DEAL:
-        return _deal_json(game, seat)
-    if kind == END:
-        return {"type": END, **game.result.to_dict()} if game.result else {"type": END}
-    raise ValueError(f"unknown event {e!r}")
+    return _JSON[e[0]](game, e, seat)
 
 
 def _deal_json(game, seat: int | None) -> dict:
@@ -74,6 +90,11 @@ def _deal_json(game, seat: int | None) -> dict:
     return d
 
 
+_JSON = {PLAY: _play, CLEAN: _clean, PICKUP: _pickup, OUT: _out, DRAW: _draw, TAKE: _take,
+         TRUMP: _trump, FAULT: _fault, FORFEIT: _forfeit, END: _end,
+         DEAL: lambda game, e, seat: _deal_json(game, seat)}
+
+
 def for_seat(game, seat: int, start: int = 0) -> list[dict]:
     """The events from index ``start`` on, as ``seat`` may see them."""
     return [to_json(game, e, seat) for e in game.events[start:]]
@@ -81,4 +102,5 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
 
 def all_json(game) -> list[dict]:
     """Every event, unfiltered, for the game record."""
-    return [to_json(game, e) for e in game.events]
+    table = _JSON
+    return [table[e[0]](game, e, None) for e in game.events]

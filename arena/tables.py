@@ -10,6 +10,9 @@ _CHUNKS = tuple(
 )
 """For each 13-card block (a suit of one pack) and each 13-bit pattern, its Cards."""
 
+SUIT_CARDS = _CHUNKS[:4]
+"""``SUIT_CARDS[suit][bits]``: the first-pack Cards of ``suit`` for a 13-bit rank pattern."""
+
 _CACHE: dict[int, tuple] = {}
 _CACHE_LIMIT = 1 << 18
 
