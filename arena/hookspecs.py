@@ -1,0 +1,38 @@
+"""Hook specifications for arena plugins (entry-point group ``arena.plugins``).
+
+A plugin is a module that implements some of these hooks, each decorated with
+``arena.hookimpl``. Built-in players register through exactly these hooks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .plugins import PlayerSpec
+    from .rules import Rules
+
+hookspec = pluggy.HookspecMarker("arena")
+
+
+@hookspec
+def arena_players() -> "list[PlayerSpec]":
+    """Return the players this plugin offers, as :class:`arena.PlayerSpec` objects.
+
+    Each name must be unique across every installed plugin.
+    """
+
+
+@hookspec
+def arena_rule_presets() -> "list[Rules]":
+    """Return extra rule presets (:class:`arena.Rules` with a unique ``name``)."""
+
+
+@hookspec
+def arena_game_finished(record: dict) -> None:
+    """Called with the game record (JSON-ready dict) after each game an arena run finishes.
+
+    An observer: the return value is ignored and an exception is reported, not raised.
+    """

@@ -1,0 +1,21 @@
+"""The built-in players, registered through the same hooks as any plugin."""
+
+from __future__ import annotations
+
+from arena.plugins import PlayerSpec, hookimpl
+
+from .heuristic import HeuristicBot
+from .simple import HighBot, LowBot, RandomBot
+
+
+@hookimpl
+def arena_players() -> list[PlayerSpec]:
+    return [
+        PlayerSpec("random", RandomBot, "plays a uniformly random legal card; never takes", trusted=True),
+        PlayerSpec("low", LowBot, "plays its lowest legal card; throws its highest card when it cuts",
+                   trusted=True),
+        PlayerSpec("high", HighBot, "plays its highest legal card", trusted=True),
+        PlayerSpec("heuristic", HeuristicBot,
+                   "ducks under players known void, dumps high cards when safe, leads suits all hold",
+                   trusted=True),
+    ]
