@@ -1,0 +1,38 @@
+"""Benchmarks: each returns lines of figures (the CLI prints them)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from .engine import Game
+from .rules import Rules
+
+
+def _random_games(rules: Rules, players: int, games: int, seed: int, record: bool) -> float:
+    """Play ``games`` games with uniformly random legal play; return the seconds taken."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for g in range(games):
+        game = Game.deal(rules, players, seed * 1_000_003 + g)
+        while game.cur is not None:
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+        if record:
+            game.to_record()
+    return time.perf_counter() - start
+
+
+def engine_bench(rules: Rules, players: int, games: int, repeats: int) -> list[str]:
+    """Games per second, events recorded, with and without building the JSON record, side by side."""
+    rows = {"events recorded, JSON record built (to_record)": [], "events recorded, no JSON record": []}
+    for r in range(repeats):
+        rows["events recorded, JSON record built (to_record)"].append(games / _random_games(rules, players, games, r, True))
+        rows["events recorded, no JSON record"].append(games / _random_games(rules, players, games, r, False))
+    lines = [f"engine: {rules.name}, {players} players, uniformly random legal play, one core, "
+             f"{games} games x {repeats} repeats (median)"]
+    for label, rates in rows.items():
+        lines.append(f"  {statistics.median(rates):8.0f} games/s  {label}  "
+                     f"(min {min(rates):.0f}, max {max(rates):.0f})")
+    return lines
