@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import ACE_OF_SPADES, PACK, SUITS, card, mask_of
+from .cards import ACE_OF_SPADES, PACK, SUITS, card, mask_of, parse_cards
 from .errors import PositionError
 
 _SUIT_OF = {**{c: i for i, c in enumerate(SUITS)}, **{c.lower(): i for i, c in enumerate(SUITS)}}
@@ -12,29 +12,32 @@ def build_position(cls, rules, hands, leader, discard, out, first_trick_done, tr
     """Build a :class:`Game` in the given position, checking it is consistent."""
     players = len(hands)
     game = cls(rules, players, seed)
-    parsed = [[card(c) for c in h] for h in hands]
+    parsed = [parse_cards(h) for h in hands]
     seen: set[int] = set()
     for seat, cards in enumerate(parsed):
         for c in cards:
             _check_card(c, rules.decks, seen, f"seat {seat}'s hand")
         game.hands[seat] = mask_of(cards)
-    pile = [card(c) for c in discard] if discard is not None else \
+    pile = parse_cards(discard) if discard is not None else \
         [c for c in range(PACK * rules.decks) if c not in seen]
     for c in pile:
         _check_card(c, rules.decks, seen, "the discard pile")
     out = list(out or [])
     _check_seats(game, leader, out)
-    game.discard = [int(c) for c in pile]
+    game.discard = sorted(int(c) for c in pile)
     for s in out:
         game.active[s] = False
         game.out.append(s)
+    game.n_active = players - len(out)
     game.trump = _trump(trump, rules)
     drawn_card = _drawn(drawn, game, leader)
     if not first_trick_done and not game.hands[leader] >> int(ACE_OF_SPADES) & 1:
         raise PositionError(f"trick 1 is not done, so the leader (seat {leader}) must hold AS")
+    if not first_trick_done and drawn_card is not None:
+        raise PositionError(f"trick 1 is not done, so the leader must lead AS, not a drawn card (got {drawn_card})")
     game.start = {
         "hands": [[c.text for c in sorted(h)] for h in parsed], "leader": leader, "out": out,
-        "discard": sorted(card(c).text for c in game.discard), "trump": trump_text(game.trump),
+        "discard": [card(c).text for c in game.discard], "trump": trump_text(game.trump),
         "first_trick_done": bool(first_trick_done), "drawn": drawn_card.text if drawn_card else None,
     }
     drawn_id = int(drawn_card) if drawn_card is not None else -1
@@ -61,6 +64,8 @@ def _check_seats(game, leader, out) -> None:
     for s in out:
         if not isinstance(s, int) or not 0 <= s < n:
             raise PositionError(f"out must list seats 0..{n - 1} (got {s!r})")
+        if out.count(s) > 1:
+            raise PositionError(f"out lists seat {s} twice")
         if game.hands[s]:
             raise PositionError(f"seat {s} is listed as out but holds cards")
     if leader in out or not game.hands[leader]:
