@@ -226,21 +226,24 @@ class Game:
         after ``rules.max_faults`` faults in this game.
         """
         if kind not in FAULT_KINDS:
-            raise ValueError(f"fault kind must be one of {', '.join(FAULT_KINDS)} (got {kind!r})")
+            raise IllegalAction(f"fault kind must be one of {', '.join(FAULT_KINDS)} (got {kind!r})",
+                                seat=self.cur, action=kind)
         if self.cur is None:
-            raise IllegalAction("the game is over; nobody can fault")
+            raise IllegalAction(f"the game is over; nobody can fault (got {kind!r})", action=kind)
         seat = self.cur
         self.faults[seat] += 1
         self.events.append((ev.FAULT, seat, kind))
+        if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:
+            # Forfeit before the replacement action, so that it holds even if
+            # that action ends the game.
+            self.forfeited.append(seat)
+            self.events.append((ev.FORFEIT, seat))
         if self.decision == TAKE:
             self._answer_take(False)
         elif self.rules.fault_policy == "penalty" and self.trick_cards:
             self._penalty_pickup(seat)
         else:
             self._play_random(ev.BY_FAULT)
-        if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:
-            self.forfeited.append(seat)
-            self.events.append((ev.FORFEIT, seat))
         self._auto()
 
     def view(self, seat: int, time_left: float | None = None):
