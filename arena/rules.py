@@ -13,6 +13,8 @@ from typing import Any
 from .errors import RulesError
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
+TWO_DECK_MIN = 7
+"""Two packs (104 cards) are for 7 or 8 players (RULES.md, Table and deck options)."""
 
 CHOICES: dict[str, tuple] = {
     "first_trick": ("free", "normal"),
@@ -86,6 +88,11 @@ class Rules:
             raise RulesError(
                 f"option 'min_players' must not exceed max_players {self.max_players} (got {self.min_players})"
             )
+        if self.decks == 2 and self.max_players < TWO_DECK_MIN:
+            raise RulesError(
+                f"option 'decks' 2 is for {TWO_DECK_MIN}-{MAX_PLAYERS} players, "
+                f"but max_players is {self.max_players}"
+            )
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -122,14 +129,18 @@ class Rules:
         """Refuse a table size these rules do not allow, naming the allowed range."""
         if not isinstance(players, int) or isinstance(players, bool):
             raise RulesError(f"players must be a whole number (got {players!r})")
-        lo, hi = self.min_players, self.max_players
+        lo, hi = self.seat_range
         if not lo <= players <= hi:
             where = f"{self.name!r} tables" if self.name != "custom" else "these rules"
+            if self.decks == 2 and players < TWO_DECK_MIN <= hi and self.min_players < TWO_DECK_MIN:
+                raise RulesError(f"option 'decks' 2 needs {lo}-{hi} players for {where} (got {players})")
             raise RulesError(f"players must be {lo}-{hi} for {where} (got {players})")
 
     @property
     def seat_range(self) -> tuple[int, int]:
-        return self.min_players, self.max_players
+        """The table sizes these rules allow (two packs need at least 7 players)."""
+        lo = max(self.min_players, TWO_DECK_MIN) if self.decks == 2 else self.min_players
+        return lo, self.max_players
 
     def differences(self) -> dict[str, Any]:
         """Options that differ from this rule set's preset (for display)."""
