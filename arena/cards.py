@@ -97,6 +97,8 @@ def card(value: "Card | int | str") -> Card:
 
 def parse_card(text: str) -> Card:
     """Parse one card text; raise :class:`CardError` naming the text if it is not a card."""
+    if not isinstance(text, str):
+        raise CardError(f"a card text must be a string such as 'AS' or '10H' (got {text!r})")
     raw = text.strip()
     body = raw[:-1] if raw.endswith("*") else raw
     copy = 1 if raw.endswith("*") else 0

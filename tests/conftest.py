@@ -1,0 +1,147 @@
+"""Shared fixtures: building positions, playing actions, random play, invariant checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena import PRESETS, Game, Rules
+from arena.cards import PACK, SUIT_MASK
+
+PRESET_TABLES = [(name, n) for name, rules in PRESETS.items()
+                 for n in range(rules.seat_range[0], rules.seat_range[1] + 1)]
+"""Every (preset, table size) the presets allow."""
+
+
+def play_out(game: Game, rng: random.Random, limit: int | None = None, each=None) -> Game:
+    """Apply uniformly random legal actions until the game ends (or ``limit`` actions)."""
+    steps = 0
+    while game.current is not None and (limit is None or steps < limit):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+        steps += 1
+        if each is not None:
+            each(game)
+    return game
+
+
+def expected_legal_mask(game: Game) -> int:
+    """The legal cards of the current seat, worked out from the rules independently of the engine."""
+    hand = game.hands[game.current]
+    if not game.trick_cards:
+        return 1 << game.must_lead if game.must_lead >= 0 else hand
+    led = game.trick_cards[0] % PACK // 13
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        return follow
+    if game.rules.trumps and game.trump >= 0 and hand & SUIT_MASK[game.trump]:
+        return hand & SUIT_MASK[game.trump]
+    return hand
+
+
+def check_step(game: Game) -> None:
+    """Every card in exactly one place; the legal actions are the ones the rules allow."""
+    total = PACK * game.rules.decks
+    seen = 0
+    count = 0
+    for h in game.hands:
+        assert not seen & h, "a card is in two hands"
+        seen |= h
+        count += h.bit_count()
+    for c in list(game.trick_cards) + list(game.discard):
+        assert not seen >> c & 1, f"card {c} is in two places"
+        seen |= 1 << c
+        count += 1
+    assert count == total and seen == (1 << total) - 1, "a card is missing or duplicated"
+    if game.current is None:
+        return
+    assert game.active[game.current], "the seat to act is out"
+    legal = game.legal_actions()
+    if game.decision == "take":
+        assert tuple(legal) == (False, True)
+        return
+    mask = 0
+    for c in legal:
+        mask |= 1 << c
+    assert len(legal) == mask.bit_count(), "a legal card is listed twice"
+    assert mask == expected_legal_mask(game)
+
+
+def check_result(game: Game) -> None:
+    """The finishing order is a permutation of the seats; the loser last, or a named draw."""
+    res = game.result
+    n = game.players
+    assert game.is_over and game.current is None
+    assert sorted(res.order) == list(range(n))
+    if res.draw:
+        assert res.loser is None and res.tied
+        assert set(res.order[-len(res.tied):]) == set(res.tied)
+        assert res.reason == "draw"
+    else:
+        assert res.order[-1] == res.loser and not res.tied
+        assert res.penalty[res.loser] == 3
+        assert res.legs == len(res.loser_cards)
+        held = game.hands[res.loser]
+        assert sum(1 << c for c in res.loser_cards) == held
+
+
+@pytest.fixture(scope="session")
+def rules():
+    """``rules(name, **overrides)``: a preset with overrides."""
+    return Rules.preset
+
+
+@pytest.fixture(scope="session")
+def position():
+    """``position(preset, hands, leader=0, **kw)``: Game.from_position with a preset name and overrides."""
+    def make(preset: str | Rules, hands, leader: int = 0, *, overrides=None, **kw) -> Game:
+        r = preset if isinstance(preset, Rules) else Rules.preset(preset, **(overrides or {}))
+        return Game.from_position(r, hands=hands, leader=leader, **kw)
+    return make
+
+
+@pytest.fixture(scope="session")
+def play():
+    """``play(game, "AH", "2H", ...)``: apply actions in order, checking the seat to act when given as (seat, action)."""
+    def apply(game: Game, *actions) -> Game:
+        for a in actions:
+            if isinstance(a, tuple):
+                seat, a = a
+                assert game.current == seat, f"expected seat {seat} to act, got {game.current}"
+            game.apply(a)
+        return game
+    return apply
+
+
+@pytest.fixture(scope="session")
+def random_game():
+    """``random_game(rules, players, seed, steps=None)``: a dealt game after random legal play."""
+    def make(r: Rules, players: int, seed: int, steps: int | None = None, dealer: int = 0) -> Game:
+        game = Game.deal(r, players, seed, dealer)
+        return play_out(game, random.Random(seed * 7919 + players), steps)
+    return make
+
+
+@pytest.fixture(scope="session")
+def hand_of():
+    """``hand_of(game, seat)``: the set of card texts a seat holds."""
+    return lambda game, seat: {str(c) for c in game.hand(seat)}
+
+
+@pytest.fixture(scope="session", name="play_out")
+def _play_out():
+    """``play_out(game, rng, limit=None, each=None)``: random legal play, calling ``each(game)`` after every action."""
+    return play_out
+
+
+@pytest.fixture(scope="session", name="check_step")
+def _check_step():
+    """``check_step(game)``: card conservation and legal-action invariants."""
+    return check_step
+
+
+@pytest.fixture(scope="session", name="check_result")
+def _check_result():
+    """``check_result(game)``: the finished game's result is well formed."""
+    return check_result

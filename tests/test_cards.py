@@ -1,0 +1,97 @@
+"""Cards: ids, text forms, parsing, bitmasks."""
+
+import pickle
+
+import pytest
+
+from arena import ACE_OF_SPADES, CARDS, Card, CardError, card, parse_card, parse_cards
+from arena.cards import SUIT_MASK, cards_of, deck, mask_of, sort_hand
+
+
+def test_every_card_round_trips_through_its_text():
+    """Each of the 104 cards prints as rank+suit (``*`` for the second pack) and parses back."""
+    texts = [str(c) for c in CARDS]
+    assert len(set(texts)) == 104
+    for c in CARDS:
+        assert parse_card(str(c)) is c
+    assert str(CARDS[0]) == "2C" and str(CARDS[51]) == "AS" and str(CARDS[103]) == "AS*"
+
+
+def test_ids_encode_copy_suit_and_rank():
+    """A card's id is copy*52 + suit*13 + rank, with C D H S and 2..A."""
+    c = parse_card("QH*")
+    assert (c.copy, c.suit, c.rank) == (1, 2, 10)
+    assert int(c) == 52 + 26 + 10
+    assert ACE_OF_SPADES == parse_card("AS") and ACE_OF_SPADES.rank == 12 and ACE_OF_SPADES.suit == 3
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10H", "TH"), ("th", "TH"), ("Q♥", "QH"), ("A♠", "AS"), ("2♣", "2C"), ("K♦", "KD"),
+    (" as ", "AS"), ("10♠*", "TS*"), ("a♤", "AS"),
+])
+def test_alternative_texts_parse(text, expected):
+    """``10H``, lower case, suit symbols and ``*`` all parse to the canonical card."""
+    assert str(parse_card(text)) == expected
+
+
+@pytest.mark.parametrize("text", ["", "A", "1H", "11H", "AX", "ZS", "AS**", "10", "*", "A S", "AS1"])
+def test_malformed_card_text_is_refused_naming_it(text):
+    """A text that is not a card raises CardError quoting the text and the expected form."""
+    with pytest.raises(CardError) as err:
+        parse_card(text)
+    assert f"not a card: {text!r}" in str(err.value)
+    assert "expected rank" in str(err.value)
+
+
+@pytest.mark.parametrize("value", [None, 3.5, True, -1, 104, ["AS"]])
+def test_card_refuses_other_values(value):
+    """``card()`` refuses ids out of range, bools and non-card objects with CardError."""
+    with pytest.raises(CardError) as err:
+        card(value)
+    assert repr(value) in str(err.value) or str(value) in str(err.value)
+
+
+def test_parse_card_refuses_non_strings():
+    """``parse_card`` given a non-string raises CardError, not AttributeError."""
+    with pytest.raises(CardError, match="must be a string"):
+        parse_card(51)
+
+
+def test_card_error_is_a_value_error():
+    """CardError is an ArenaError that also behaves as a ValueError."""
+    with pytest.raises(ValueError):
+        parse_card("XX")
+
+
+def test_parse_cards_splits_on_spaces_and_commas():
+    """``parse_cards`` accepts a spaced or comma list and iterables of texts and ids."""
+    assert [str(c) for c in parse_cards("AS, 10H  2c")] == ["AS", "TH", "2C"]
+    assert parse_cards(["AS", 0]) == [ACE_OF_SPADES, CARDS[0]]
+
+
+def test_masks_and_suit_masks():
+    """A hand is a bitmask; SUIT_MASK selects one suit from both packs."""
+    hand = parse_cards("AS AS* 2H KD")
+    m = mask_of(hand)
+    assert m.bit_count() == 4
+    assert cards_of(m & SUIT_MASK[3]) == parse_cards("AS AS*")
+    assert cards_of(m) == sorted(hand)
+
+
+def test_sort_hand_orders_by_suit_then_high_rank():
+    """Hands sort by suit (C D H S), then rank high to low."""
+    assert [str(c) for c in sort_hand(parse_cards("2S AH 3C KH TS"))] == ["3C", "AH", "KH", "TS", "2S"]
+
+
+def test_cards_are_interned_and_pickle_to_the_same_object():
+    """Cards are shared objects; pickling returns the interned card."""
+    c = card("7D")
+    assert card(int(c)) is c
+    assert pickle.loads(pickle.dumps(c)) is c
+    assert repr(c) == "Card('7D')" and c.pretty == "7♦" and card("TD").pretty == "10♦"
+    assert isinstance(c, Card) and isinstance(c, int)
+
+
+def test_deck_sizes():
+    """One pack has 52 distinct cards, two packs 104."""
+    assert len(set(deck(1))) == 52 and len(set(deck(2))) == 104
