@@ -1,0 +1,194 @@
+"""Frames between the harness and a bot process: 4-byte big-endian length, JSON.
+
+The harness reads with :func:`read_frame`, which never raises for anything the
+bot does: a late, dead, oversized or garbled reply comes back as a
+:class:`Frame` with status ``timeout``, ``closed`` or ``malformed``. The
+deadline covers the whole frame, header and body. Nothing is ever unpickled.
+After any status but ``ok`` the stream is out of step: kill the bot.
+
+JSON goes through orjson when it is importable, else the standard library.
+:class:`LogDrain` empties a bot's stdout/stderr pipe into a capped buffer.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import struct
+import threading
+import time
+from dataclasses import dataclass
+
+try:
+    import orjson as _json
+
+    _dumps, _loads = _json.dumps, _json.loads
+except ImportError:  # pragma: no cover - orjson is a dependency
+    import json as _json
+
+    def _dumps(obj) -> bytes:
+        return _json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
+
+    _loads = _json.loads
+
+HEADER = struct.Struct(">I")
+MAX_FRAME = (1 << 32) - 1
+OK, TIMEOUT, CLOSED, MALFORMED = "ok", "timeout", "closed", "malformed"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One read: status ok (value holds the data) or timeout, closed, malformed."""
+
+    status: str
+    value: object = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+
+def encode(obj) -> bytes:
+    """The frame bytes for obj (TypeError/ValueError if it is not JSON data)."""
+    body = _dumps(obj)
+    if len(body) > MAX_FRAME:
+        raise ValueError(f"frame body of {len(body)} bytes exceeds {MAX_FRAME}")
+    return HEADER.pack(len(body)) + body
+
+
+def write_frame(fd: int, obj) -> int:
+    """Write obj as one frame to a blocking fd; the bytes written."""
+    data = encode(obj)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    return len(data)
+
+
+def read_frame(fd: int, *, max_bytes: int, deadline: float | None) -> Frame:
+    """Read one frame by deadline (a time.monotonic() value; None: no limit).
+
+    A header announcing more than max_bytes is malformed, and its body is
+    not read. Works on blocking and non-blocking fds alike.
+    """
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    header = _read_exact(fd, poller, HEADER.size, deadline, "header")
+    if isinstance(header, Frame):
+        return header
+    (size,) = HEADER.unpack(header)
+    if size > max_bytes:
+        return Frame(MALFORMED, None, f"frame of {size} bytes announced (limit {max_bytes})")
+    body = _read_exact(fd, poller, size, deadline, "body")
+    if isinstance(body, Frame):
+        return body
+    try:
+        return Frame(OK, _loads(body))
+    except (ValueError, RecursionError) as e:
+        return Frame(MALFORMED, None, f"body is not JSON: {_short(e)}")
+
+
+def _read_exact(fd: int, poller, n: int, deadline: float | None, what: str) -> bytes | Frame:
+    """Exactly n bytes, or the failure Frame that stopped us."""
+    chunks, got = [], 0
+    ready = poller.poll(0)  # usually the bytes are there: no clock needed
+    while got < n:
+        if not ready and not poller.poll(_timeout_ms(deadline)):
+            return Frame(TIMEOUT, None, f"deadline passed with {got} of {n} {what} bytes")
+        ready = False
+        try:
+            chunk = os.read(fd, n - got)
+        except BlockingIOError:
+            continue
+        except OSError as e:
+            return Frame(CLOSED, None, f"read failed: {e}")
+        if not chunk:
+            return Frame(CLOSED, None, f"end of stream after {got} of {n} {what} bytes")
+        chunks.append(chunk)
+        got += len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _timeout_ms(deadline: float | None) -> int | None:
+    """poll() timeout for what is left of deadline: 0 once it has passed."""
+    if deadline is None:
+        return None
+    return max(0, math.ceil((deadline - time.monotonic()) * 1000))
+
+
+def _short(e: Exception, limit: int = 120) -> str:
+    text = str(e)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class LogDrain:
+    """Reads a pipe in a daemon thread until EOF, keeping the first cap bytes.
+
+    The bot never blocks on a full pipe: everything is read, the excess only
+    counted. ``close=True`` closes fd at EOF.
+    """
+
+    def __init__(self, fd: int, cap: int = 64 * 1024, *, close: bool = False) -> None:
+        self.fd, self.cap, self._close = fd, cap, close
+        self._buf = bytearray()
+        self._total = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name=f"log-drain-{fd}",
+                                        daemon=True)
+
+    def start(self) -> LogDrain:
+        self._thread.start()
+        return self
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for EOF; True when the pipe is drained to its end."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def data(self) -> bytes:
+        """The kept bytes (at most cap)."""
+        with self._lock:
+            return bytes(self._buf)
+
+    @property
+    def total(self) -> int:
+        """Every byte read so far, kept or not."""
+        return self._total
+
+    @property
+    def dropped(self) -> int:
+        """Bytes read but not kept."""
+        with self._lock:
+            return self._total - len(self._buf)
+
+    def text(self) -> str:
+        """The kept bytes as text, with a note of how much was dropped."""
+        with self._lock:
+            text = self._buf.decode("utf-8", errors="replace")
+            dropped = self._total - len(self._buf)
+        return text + (f"\n[... {dropped} more bytes dropped]" if dropped else "")
+
+    def _run(self) -> None:
+        try:
+            while chunk := self._read():
+                with self._lock:
+                    room = self.cap - len(self._buf)
+                    if room > 0:
+                        self._buf += chunk[:room]
+                    self._total += len(chunk)
+        finally:
+            if self._close:
+                os.close(self.fd)
+
+    def _read(self) -> bytes:
+        """The next chunk; b"" at EOF or when the fd fails."""
+        while True:
+            try:
+                return os.read(self.fd, 65536)
+            except BlockingIOError:
+                select.select([self.fd], [], [])
+            except OSError:
+                return b""
