@@ -1,0 +1,115 @@
+"""The layer actions :func:`arena.sandbox.limits.confine` runs, in order.
+
+Each action returns a short detail of what it did, raises
+:class:`~arena.sandbox.limits.Skip` when there is nothing to do, and lets
+OSError through when the kernel refuses.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+from collections.abc import Iterable
+
+from arena.sandbox import landlock, linux, seccomp
+from arena.sandbox.limits import RLIMIT_LAYERS, Limits, Skip
+from arena.sandbox.probe import RLIMITS
+
+_MIB = 1 << 20
+
+
+def apply_all(steps, limits: Limits, writable_dir: str | None,
+              readable: Iterable[str] | None) -> None:
+    """Run every bot layer through steps (a limits._Steps), in order."""
+    _preload_seccomp()
+    was_root = os.geteuid() == 0
+    switched = steps.run("run_as", lambda: _run_as(limits.run_as, writable_dir))
+    in_ns = steps.run("namespaces", _namespaces)
+    uid0 = was_root and not switched
+    for name in RLIMIT_LAYERS:
+        steps.run(name, lambda name=name: _rlimit(name, limits, in_ns, uid0))
+    steps.run("dumpable", _dumpable)
+    steps.run("drop_caps", _drop_caps)
+    steps.run("no_new_privs", _no_new_privs)
+    fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable))
+    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced))
+
+
+def _preload_seccomp() -> None:
+    """Import pyseccomp first: its import runs ldconfig, which later layers stop."""
+    try:
+        seccomp.binding()
+    except (ImportError, RuntimeError):
+        pass  # the seccomp step reports it
+
+
+def _run_as(uid: int | None, writable_dir: str | None) -> str:
+    if uid is None:
+        raise Skip("Limits.run_as not set: stays uid 0")
+    if writable_dir is not None:
+        os.chown(writable_dir, uid, uid)
+    linux.switch_user(uid, uid)
+    return f"uid and gid {uid}, no supplementary groups"
+
+
+def _namespaces() -> str:
+    linux.unshare_user_net()
+    return "new user + network namespace: no network, no capability outside"
+
+
+def _limit_value(name: str, limits: Limits) -> int | None:
+    mib = {"rlimit_as": limits.memory_mb, "rlimit_fsize": limits.file_size_mb}
+    if name in mib:
+        return None if mib[name] is None else mib[name] * _MIB
+    return {"rlimit_cpu": limits.cpu_seconds, "rlimit_nofile": limits.open_files,
+            "rlimit_core": 0, "rlimit_nproc": limits.processes}[name]
+
+
+def _rlimit(name: str, limits: Limits, in_ns: bool, uid0: bool) -> str:
+    value = _limit_value(name, limits)
+    if value is None:
+        raise Skip("not limited (None in Limits)")
+    if name == "rlimit_nproc" and not in_ns and not uid0:
+        raise Skip("needs the user namespace, else it counts every process of this uid")
+    which = getattr(resource, RLIMITS[name])
+    soft, hard = _clamp(value, name == "rlimit_cpu", resource.getrlimit(which)[1])
+    resource.setrlimit(which, (soft, hard))
+    if name == "rlimit_nproc" and uid0:
+        return f"{soft}, but not enforced for uid 0 (seccomp stops new processes)"
+    return f"{soft}" if soft == hard else f"{soft} (hard {hard})"
+
+
+def _clamp(value: int, cpu: bool, hard_now: int) -> tuple[int, int]:
+    """(soft, hard): RLIMIT_CPU gets a 1 s grace to SIGKILL after SIGXCPU."""
+    hard = value + 1 if cpu else value
+    if hard_now != resource.RLIM_INFINITY:
+        hard = min(hard, hard_now)
+    return min(value, hard), hard
+
+
+def _dumpable() -> str:
+    linux.set_dumpable(False)
+    return "PR_SET_DUMPABLE 0"
+
+
+def _drop_caps() -> str:
+    linux.drop_capabilities()
+    return "no capabilities left, bounding set empty"
+
+
+def _no_new_privs() -> str:
+    linux.set_no_new_privs()
+    return "PR_SET_NO_NEW_PRIVS 1"
+
+
+def _landlock(writable_dir: str | None, readable: Iterable[str] | None) -> str:
+    paths = ["/"] if readable is None else _with_python_paths(readable)
+    return landlock.restrict(landlock.abi_version(), writable=writable_dir, readable=paths)
+
+
+def _with_python_paths(readable: Iterable[str]) -> list[str]:
+    """readable plus the interpreter's prefixes and import paths that exist."""
+    own = [sys.prefix, sys.base_prefix, sys.exec_prefix] + sys.path
+    paths = list(readable) + [p for p in own if p and os.path.exists(p)]
+    return list(dict.fromkeys(os.path.abspath(p) for p in paths))

@@ -1,0 +1,189 @@
+"""What this machine offers, found by trying each layer in a throw-away process.
+
+:func:`run_probe` is what :func:`arena.sandbox.limits.detect` calls: it starts
+``python -c`` with :func:`main`, which applies every layer for real, in the
+order :func:`~arena.sandbox.limits.confine` uses, and prints one JSON list of
+``{"name", "available", "detail"}``. The harness itself is never changed.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+
+RLIMITS = {"rlimit_as": "RLIMIT_AS", "rlimit_cpu": "RLIMIT_CPU",
+           "rlimit_nofile": "RLIMIT_NOFILE", "rlimit_fsize": "RLIMIT_FSIZE",
+           "rlimit_core": "RLIMIT_CORE", "rlimit_nproc": "RLIMIT_NPROC"}
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_HINTS = {
+    "namespaces": "is kernel.unprivileged_userns_clone or "
+                  "kernel.apparmor_restrict_unprivileged_userns blocking it?",
+    "landlock": "kernel >= 5.13 with landlock in its lsm= list",
+}
+
+
+def run_probe(timeout: float = 30.0) -> tuple[list[dict], str | None]:
+    """Run :func:`main` in a fresh interpreter; (layers, error text or None)."""
+    # A bare "arena" package object, so the probe skips arena/__init__.py
+    # (the whole library) and loads only the few sandbox modules it needs.
+    code = (f"import sys, types; pkg = types.ModuleType('arena'); "
+            f"pkg.__path__ = [{os.path.join(_ROOT, 'arena')!r}]; "
+            "sys.modules['arena'] = pkg; "
+            "from arena.sandbox.probe import main; main()")
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                             timeout=timeout, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return [], f"sandbox probe did not run: {e}"
+    try:
+        return json.loads(out.stdout.decode().strip().splitlines()[-1]), None
+    except (ValueError, IndexError):
+        tail = out.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        return [], f"sandbox probe failed (exit {out.returncode}): {' '.join(tail)}"
+
+
+def main() -> None:
+    """Try every layer on this very process, then print the findings."""
+    found = []
+    _preload()
+
+    def trial(name: str, apply: Callable[[], str]) -> None:
+        found.append(_trial(name, apply))
+
+    for name, const in RLIMITS.items():
+        trial(name, lambda const=const, name=name: _rlimit(name, const))
+    trial("run_as", _run_as)
+    trial("dumpable", _dumpable)
+    trial("subreaper", _subreaper)
+    trial("namespaces", _namespaces)
+    trial("drop_caps", _drop_caps)
+    trial("no_new_privs", _no_new_privs)
+    trial("bwrap", _bwrap)
+    trial("landlock", _landlock)
+    trial("seccomp", _seccomp)
+    print(json.dumps(found), flush=True)
+
+
+class _No(Exception):
+    """A layer that is missing for a reason we can name ourselves."""
+
+
+def _preload() -> None:
+    """Load pyseccomp now: its import runs ldconfig, which Landlock would stop."""
+    try:
+        from arena.sandbox import seccomp
+
+        seccomp.binding()
+    except (ImportError, RuntimeError):
+        pass
+
+
+def _trial(name: str, apply: Callable[[], str]) -> dict:
+    """One layer's finding: never raises."""
+    try:
+        return {"name": name, "available": True, "detail": apply()}
+    except _No as e:
+        return {"name": name, "available": False, "detail": str(e)}
+    except (ImportError, RuntimeError) as e:
+        return {"name": name, "available": False, "detail": _missing(name, e)}
+    except OSError as e:
+        return {"name": name, "available": False, "detail": _refused(name, e)}
+
+
+def _refused(name: str, e: OSError) -> str:
+    code = errno.errorcode.get(e.errno or 0, str(e.errno))
+    text = f"not supported: {code}" if e.errno == errno.ENOSYS else f"refused: {code}"
+    hint = _HINTS.get(name)
+    return f"{text} ({hint})" if hint else f"{text} ({e.strerror})"
+
+
+def _missing(name: str, e: Exception) -> str:
+    if name == "seccomp" and isinstance(e, ImportError):
+        return "pyseccomp is not installed (pip install pyseccomp)"
+    if name == "seccomp":
+        return "libseccomp.so.2 not found (apt-get install libseccomp2)"
+    return f"unavailable: {e}"
+
+
+def _rlimit(name: str, const: str) -> str:
+    import resource
+
+    resource_id = getattr(resource, const)
+    soft, hard = resource.getrlimit(resource_id)
+    resource.setrlimit(resource_id, (soft, hard))
+    if name == "rlimit_nproc" and os.geteuid() == 0:
+        return ("set, but the kernel exempts uid 0 even inside a user namespace; "
+                "Limits.run_as makes it count")
+    return f"{const} (now {_fmt(soft)})"
+
+
+def _fmt(value: int) -> str:
+    import resource
+
+    return "unlimited" if value == resource.RLIM_INFINITY else str(value)
+
+
+def _run_as() -> str:
+    if os.geteuid() != 0:
+        raise _No(f"not root (uid {os.geteuid()}): bots already run unprivileged")
+    return "root: may switch bots to Limits.run_as (off unless set)"
+
+
+def _dumpable() -> str:
+    from arena.sandbox import linux
+
+    linux.set_dumpable(False)
+    return "PR_SET_DUMPABLE 0"
+
+
+def _subreaper() -> str:
+    from arena.sandbox import linux
+
+    linux.set_subreaper()
+    return "PR_SET_CHILD_SUBREAPER 1"
+
+
+def _namespaces() -> str:
+    from arena.sandbox import linux
+
+    linux.unshare_user_net()
+    return "unshare(CLONE_NEWUSER|CLONE_NEWNET): no network"
+
+
+def _drop_caps() -> str:
+    from arena.sandbox import linux
+
+    linux.drop_capabilities()
+    return "all capabilities dropped"
+
+
+def _no_new_privs() -> str:
+    from arena.sandbox import linux
+
+    linux.set_no_new_privs()
+    return "PR_SET_NO_NEW_PRIVS 1"
+
+
+def _bwrap() -> str:
+    path = shutil.which("bwrap")
+    if path is None:
+        raise _No("not installed (apt-get install bubblewrap); not needed")
+    return f"{path} (present; not used by the harness)"
+
+
+def _landlock() -> str:
+    from arena.sandbox import landlock
+
+    return landlock.restrict(landlock.abi_version(), writable=None, readable=["/"])
+
+
+def _seccomp() -> str:
+    from arena.sandbox import seccomp
+
+    seccomp.load(os.getpid(), deny_writes=False)
+    return seccomp.describe()

@@ -1,0 +1,148 @@
+"""Killing a bot's process group and reaping what it leaves behind.
+
+Bots are started as the leaders of their own process group (``Popen(...,
+start_new_session=True)``), so the group id is the bot's pid. With the harness
+a child subreaper (:func:`arena.sandbox.limits.harden_harness`), descendants
+whose parent died are re-parented to the harness, where these helpers find,
+kill and reap them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Collection
+
+
+def kill_group(target: int | subprocess.Popen, *, timeout: float = 2.0) -> int | None:
+    """SIGKILL the group led by target and reap it; the leader's exit status.
+
+    The status is as ``Popen.returncode`` (``-9`` when our kill did it), or
+    None when the leader is not our child or did not die within timeout.
+    Group members re-parented to us are reaped as well.
+    """
+    pid = target.pid if isinstance(target, subprocess.Popen) else target
+    deadline = time.monotonic() + timeout
+    _signal_group(pid, signal.SIGKILL)
+    status = _wait_leader(target, deadline)
+    _reap_group(pid, deadline)
+    return status
+
+
+def reap_orphans(keep: Collection[int] = ()) -> tuple[int, ...]:
+    """SIGKILL and reap every child of ours not in keep; their pids.
+
+    Pass in keep every child the harness started on purpose and still wants
+    (live bots, pool workers): everything else is a leftover.
+    """
+    reaped = []
+    for pid in children():
+        if pid in keep:
+            continue
+        _kill(pid)
+        if _reap(pid, time.monotonic() + 1.0):
+            reaped.append(pid)
+    return tuple(reaped)
+
+
+def children(parent: int | None = None) -> list[int]:
+    """The pids whose parent is parent (default: this process), zombies too."""
+    parent = os.getpid() if parent is None else parent
+    found = []
+    for name in _proc_pids():
+        stat = _stat(name)
+        if stat is not None and stat[1] == parent:
+            found.append(name)
+    return found
+
+
+def group_members(pgid: int) -> list[tuple[int, str, int]]:
+    """(pid, state, ppid) of every process in group pgid, zombies included."""
+    found = []
+    for pid in _proc_pids():
+        stat = _stat(pid)
+        if stat is not None and stat[2] == pgid:
+            found.append((pid, stat[0], stat[1]))
+    return found
+
+
+def process_group(pid: int) -> int | None:
+    """The process group of pid (readable for zombies too), or None if gone."""
+    stat = _stat(pid)
+    return None if stat is None else stat[2]
+
+
+def _proc_pids() -> list[int]:
+    try:
+        return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return []
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, ppid, pgrp) of pid from /proc, or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0].decode(), int(fields[1]), int(fields[2])
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _wait_leader(target: int | subprocess.Popen, deadline: float) -> int | None:
+    if isinstance(target, subprocess.Popen):
+        try:
+            return target.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return None
+    return _reap(target, deadline)
+
+
+def _reap(pid: int, deadline: float) -> int | None:
+    """waitpid(pid) until deadline; its status as Popen.returncode, or None."""
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.002)
+
+
+def _reap_group(pgid: int, deadline: float) -> None:
+    """Kill and reap what is left of pgid until no member lives or deadline.
+
+    Zombies that are not our children are their parents' (or init's) to reap.
+    """
+    me = os.getpid()
+    while True:
+        members = group_members(pgid)
+        for pid, state, ppid in members:
+            if ppid == me:
+                _kill(pid)
+                _reap(pid, time.monotonic())
+        if all(state == "Z" and ppid != me for _, state, ppid in members):
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.002)
