@@ -51,7 +51,7 @@ sys.path.insert(0, {root!r})
 from arena.sandbox.limits import Capabilities, Limits, confine
 cfg = json.loads(sys.stdin.read())
 report = confine(Limits.from_dict(cfg["limits"]), writable_dir=cfg["writable"],
-                 caps=Capabilities.from_dict(cfg["caps"]))
+                 readable=cfg.get("readable"), caps=Capabilities.from_dict(cfg["caps"]))
 
 def attack(arg):
 {body}
@@ -66,13 +66,14 @@ print(json.dumps({{"report": report.to_dict(), **outcome}}), flush=True)
 
 
 def run_bot(tmp_path: Path, body: str, *, limits: Limits = Limits(), arg=None,
-            timeout: float = 60, writable: Path | None = None) -> dict:
+            timeout: float = 60, writable: Path | None = None,
+            readable: list[str] | None = None) -> dict:
     """Run body as attack(arg) in a confined child; its JSON outcome."""
     writable = writable or tmp_path / "writable"
     writable.mkdir(exist_ok=True)
     script = BOT.format(root=ROOT, body=textwrap.indent(textwrap.dedent(body), "    "))
     cfg = {"limits": limits.to_dict(), "writable": str(writable),
-           "caps": CAPS.to_dict(), "arg": arg}
+           "caps": CAPS.to_dict(), "arg": arg, "readable": readable}
     proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(cfg).encode(),
                           capture_output=True, timeout=timeout)
     lines = proc.stdout.decode().strip().splitlines()
@@ -262,6 +263,21 @@ def test_reading_files_and_late_imports_work(tmp_path):
     assert out["value"] == "hello bot"
 
 
+@needs("landlock")
+def test_readable_narrows_reads_to_those_paths(tmp_path):
+    """With readable given, other files are shut; Python's own imports still work."""
+    shown = tmp_path / "shown"
+    shown.mkdir()
+    (shown / "a.txt").write_text("visible")
+    out = run_bot(tmp_path, "return open(arg).read()", readable=[str(shown)],
+                  arg=str(shown / "a.txt"))
+    assert out["value"] == "visible"
+    (tmp_path / "hidden.txt").write_text("secret")
+    out = run_bot(tmp_path, "import decimal; return open(arg).read()",
+                  readable=[str(shown)], arg=str(tmp_path / "hidden.txt"))
+    assert (out["ok"], out["errno"]) == (False, "EACCES")
+
+
 @needs("rlimit_as")
 def test_allocating_10_gib_fails(tmp_path):
     """RLIMIT_AS turns a 10 GiB allocation into MemoryError."""
@@ -355,6 +371,26 @@ def test_seccomp_alone_blocks_processes_sockets_and_signals(tmp_path, sleeper):
         assert applied(out) & set(ISOLATION) == {"seccomp"}
         assert (out["ok"], out["errno"]) == (False, "EPERM"), body
     assert sleeper.poll() is None
+
+
+@needs("seccomp")
+def test_seccomp_keeps_hands_off_other_processes(tmp_path, sleeper):
+    """A same-uid bot cannot change another process's limits, priority or CPUs."""
+    limits = only("seccomp")
+    for body in ("return resource.prlimit(arg, resource.RLIMIT_NOFILE, (3, 3))",
+                 "return os.sched_setaffinity(arg, {0})",
+                 "return os.setpriority(os.PRIO_PROCESS, arg, 19)",
+                 "return os.setpriority(os.PRIO_USER, 0, 19)"):
+        out = run_bot(tmp_path, "import resource\n" + body, limits=limits, arg=sleeper.pid)
+        assert (out["ok"], out["errno"]) == (False, "EPERM"), body
+    with open(f"/proc/{sleeper.pid}/limits") as f:
+        assert "Max open files            3 " not in f.read()
+    out = run_bot(tmp_path, """
+        import resource
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+        os.sched_setaffinity(0, os.sched_getaffinity(0))
+        return resource.getrlimit(resource.RLIMIT_NOFILE)""", limits=limits)
+    assert out["value"] == [16, 16]
 
 
 @needs("seccomp")

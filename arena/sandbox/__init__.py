@@ -1,5 +1,14 @@
 """Bot processes: wire protocol, limits and OS isolation.
 
-See :mod:`arena.sandbox.limits` (detect, confine, harden_harness, kill_group)
-and :mod:`arena.sandbox.wire` (length-prefixed JSON frames, log draining).
+:mod:`arena.sandbox.limits` detects and applies the isolation layers;
+:mod:`arena.sandbox.wire` frames the harness-bot pipe traffic.
 """
+
+from arena.sandbox.limits import (Capabilities, Confinement, Limits, LimitsError,
+                                  confine, detect, harden_harness, kill_group,
+                                  reap_orphans)
+from arena.sandbox.wire import Frame, LogDrain, read_frame, write_frame
+
+__all__ = ["Capabilities", "Confinement", "Frame", "Limits", "LimitsError", "LogDrain",
+           "confine", "detect", "harden_harness", "kill_group", "read_frame",
+           "reap_orphans", "write_frame"]

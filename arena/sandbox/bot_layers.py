@@ -55,7 +55,7 @@ def _run_as(uid: int | None, writable_dir: str | None) -> str:
 
 def _namespaces() -> str:
     linux.unshare_user_net()
-    return "new user + network namespace: no network, no capability outside"
+    return "new user, network and IPC namespaces: no network, no capability outside"
 
 
 def _limit_value(name: str, limits: Limits) -> int | None:

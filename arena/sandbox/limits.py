@@ -279,6 +279,9 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
     """
     from arena.sandbox import bot_layers, linux
 
+    if not hasattr(os, "geteuid"):  # Windows: no rlimits, no isolation
+        return Confinement(tuple(Step(n, "skipped", f"not on {sys.platform}")
+                                 for n in BOT_LAYERS))
     caps = caps if caps is not None else detect()
     threads = linux.thread_count() if sys.platform.startswith("linux") else 1
     if threads > 1:

@@ -21,6 +21,7 @@ PR_GET_NO_NEW_PRIVS = 39
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
 
+CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 CLONE_THREAD = 0x00010000
@@ -89,8 +90,8 @@ def set_no_new_privs() -> None:
 
 
 def unshare_user_net() -> None:
-    """Move into a new user and network namespace (must be single-threaded)."""
-    flags = CLONE_NEWUSER | CLONE_NEWNET
+    """Move into new user, network and SysV IPC namespaces (single-threaded only)."""
+    flags = CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC
     if hasattr(os, "unshare"):  # Python 3.12+
         os.unshare(flags)
     else:

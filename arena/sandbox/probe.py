@@ -152,7 +152,7 @@ def _namespaces() -> str:
     from arena.sandbox import linux
 
     linux.unshare_user_net()
-    return "unshare(CLONE_NEWUSER|CLONE_NEWNET): no network"
+    return "unshare(CLONE_NEWUSER|CLONE_NEWNET|CLONE_NEWIPC): no network"
 
 
 def _drop_caps() -> str:
@@ -179,7 +179,9 @@ def _bwrap() -> str:
 def _landlock() -> str:
     from arena.sandbox import landlock
 
-    return landlock.restrict(landlock.abi_version(), writable=None, readable=["/"])
+    abi = landlock.abi_version()
+    landlock.restrict(abi, writable=None, readable=["/"])
+    return landlock.describe(abi)
 
 
 def _seccomp() -> str:

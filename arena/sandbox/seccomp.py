@@ -9,6 +9,9 @@ Default allow; these fail with EPERM (clone3 with ENOSYS):
 - signals: kill, tgkill and rt_(tg)sigqueueinfo are allowed only with the
   bot's own pid as target (known when the filter is built); tkill never.
   Signal 0 probes of other processes are denied too;
+- calls that act on another process of the same uid (a root bot and a root
+  harness share uid 0): prlimit64, sched_set*, migrate/move_pages only with
+  pid 0 (the caller); setpriority and ioprio_set only on the caller;
 - with ``deny_writes`` (used only when Landlock is missing): every open with a
   write, create or truncate flag, and every path-changing call. The writable
   folder is then not writable either; fds opened before confinement still are.
@@ -32,6 +35,9 @@ ESCAPE = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
           "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
           "open_by_handle_at", "setsid", "setpgid", "tkill")
 SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+SELF_ONLY = ("prlimit64", "sched_setaffinity", "sched_setparam", "sched_setscheduler",
+             "sched_setattr", "migrate_pages", "move_pages")
+PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
                "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
                "symlink", "symlinkat", "mknod", "mknodat", "chmod", "fchmodat",
@@ -79,6 +85,11 @@ def build(own_pid: int, *, deny_writes: bool):
     _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     for name in SIGNALS:
         _add(f, deny, name, sc.Arg(0, sc.NE, own_pid))
+    for name in SELF_ONLY:
+        _add(f, deny, name, sc.Arg(0, sc.NE, 0))
+    for name, which in (("setpriority", PRIO_PROCESS), ("ioprio_set", IOPRIO_WHO_PROCESS)):
+        _add(f, deny, name, sc.Arg(0, sc.NE, which))
+        _add(f, deny, name, sc.Arg(1, sc.NE, 0))
     if deny_writes:
         _deny_writes(sc, f, deny)
     return f
@@ -106,5 +117,5 @@ def _add(f, action: int, name: str, *args) -> None:
 def load(own_pid: int, *, deny_writes: bool) -> str:
     """Build and load the filter into this thread for good; returns a detail."""
     build(own_pid, deny_writes=deny_writes).load()
-    return "no processes, exec, sockets, ptrace, pidfd, foreign signals" + (
+    return "no processes, exec, sockets, ptrace, pidfd, acting on other pids" + (
         ", no file writes" if deny_writes else "")
