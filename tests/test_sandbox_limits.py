@@ -148,6 +148,8 @@ def test_limits_reject_unknown_names():
         Limits.from_dict({"memroy_mb": 5})
     with pytest.raises(LimitsError, match="secomp"):
         Limits(disable={"secomp"})
+    with pytest.raises(LimitsError, match="list of layer names"):
+        Limits.from_dict({"disable": "seccomp"})
     assert issubclass(LimitsError, ValueError)
 
 

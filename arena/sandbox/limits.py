@@ -78,6 +78,9 @@ class Limits:
         for name in ("memory_mb", "cpu_seconds", "open_files", "file_size_mb",
                      "processes", "run_as"):
             _check_positive(name, getattr(self, name))
+        if isinstance(self.disable, str):
+            raise LimitsError(f"limit 'disable' must be a list of layer names "
+                              f"(got the string {self.disable!r})")
         disable = frozenset(self.disable)
         unknown = sorted(disable - set(BOT_LAYERS))
         if unknown:
