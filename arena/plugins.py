@@ -3,7 +3,12 @@
 Third-party plugins are modules named by entry points in the group
 ``arena.plugins``; the built-in players (the ``players`` package) register
 through exactly the same hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
-only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``).
+only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``; the
+values ``0``, ``false``, ``no`` and the empty string leave autoloading on).
+
+Only the built-in players may be ``trusted`` (run in-process): a third-party
+``PlayerSpec(trusted=True)`` is loaded as untrusted, so a plugin cannot take
+itself out of the sandbox.
 
 Problems are data: a plugin that fails to import, a hook that raises, a bad
 ``PlayerSpec`` or two plugins offering one name are each kept as a
@@ -49,7 +54,8 @@ class PlayerSpec:
     version: str = ""
     plugin: str = ""
     trusted: bool = False
-    """Trusted players may run in-process (fast); every other player is sandboxed."""
+    """Trusted players may run in-process (fast); every other player is sandboxed.
+    Honoured for the built-in players only."""
 
     def create(self, seed: int, **options: Any):
         """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
@@ -91,8 +97,11 @@ class Registry:
     def get(self, name: str) -> PlayerSpec:
         """The spec of ``name``; an unknown or ambiguous name raises :class:`PluginError`."""
         if name in self.duplicates:
-            raise PluginError(f"player {name!r} is offered by two plugins: "
-                              f"{' and '.join(self.duplicates[name])}; uninstall one")
+            plugins = self.duplicates[name]
+            if len(plugins) == 1:
+                raise PluginError(f"player {name!r}: plugin {plugins[0]} offers it more than once")
+            raise PluginError(f"player {name!r} is offered by more than one plugin: "
+                              f"{_and(plugins)}; uninstall all but one")
         spec = self.players.get(name)
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
@@ -115,20 +124,27 @@ class Registry:
 def load(autoload: bool | None = None) -> Registry:
     """Load the built-in players and (unless disabled) every entry-point plugin."""
     if autoload is None:
-        autoload = not os.environ.get(DISABLE_ENV)
+        autoload = not autoload_disabled()
     pm = pluggy.PluginManager("arena")
     pm.add_hookspecs(hookspecs)
     registry = Registry(manager=pm)
     builtin = importlib.import_module(BUILTIN_PLUGIN)
     pm.register(builtin, name=BUILTIN_PLUGIN)
-    if autoload:
-        _load_entry_points(pm, registry)
-    _collect_players(pm, registry)
+    versions = _load_entry_points(pm, registry) if autoload else {}
+    _collect_players(pm, registry, versions)
     _collect_presets(pm, registry)
     return registry
 
 
-def _load_entry_points(pm: pluggy.PluginManager, registry: Registry) -> None:
+def autoload_disabled() -> bool:
+    """Is ``ARENA_DISABLE_PLUGIN_AUTOLOAD`` set to a true value (anything but 0, false, no, empty)?"""
+    value = os.environ.get(DISABLE_ENV, "").strip().lower()
+    return value not in ("", "0", "false", "no")
+
+
+def _load_entry_points(pm: pluggy.PluginManager, registry: Registry) -> dict[str, str]:
+    """Register every ``arena.plugins`` entry point; return the version of each one's distribution."""
+    versions: dict[str, str] = {}
     for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         if pm.has_plugin(ep.name) or pm.is_blocked(ep.name):
             continue
@@ -137,6 +153,14 @@ def _load_entry_points(pm: pluggy.PluginManager, registry: Registry) -> None:
             pm.register(module, name=ep.name)
         except Exception as exc:
             registry.problems.append(PluginProblem(ep.name, f"failed to load: {type(exc).__name__}: {exc}"))
+            continue
+        if getattr(ep, "dist", None) is not None:
+            versions[ep.name] = ep.dist.version
+    return versions
+
+
+def _and(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _version_of(plugin_name: str, module: Any) -> str:
@@ -150,16 +174,12 @@ def _version_of(plugin_name: str, module: Any) -> str:
     return getattr(module, "__version__", "") or "0"
 
 
-def _collect_players(pm: pluggy.PluginManager, registry: Registry) -> None:
+def _collect_players(pm: pluggy.PluginManager, registry: Registry, versions: dict[str, str]) -> None:
     offered: dict[str, list[str]] = {}
     for impl in pm.hook.arena_players.get_hookimpls():
         plugin = impl.plugin_name
-        try:
-            specs = list(impl.function() or ())
-        except Exception as exc:
-            registry.problems.append(PluginProblem(plugin, f"arena_players raised {type(exc).__name__}: {exc}"))
-            continue
-        version = None
+        specs = _call_players_hook(impl, registry)
+        version = versions.get(plugin)
         for spec in specs:
             problem = _check_spec(spec)
             if problem:
@@ -167,15 +187,42 @@ def _collect_players(pm: pluggy.PluginManager, registry: Registry) -> None:
                 continue
             if not spec.version:
                 version = version or _version_of(plugin, impl.plugin)
-            spec = replace(spec, plugin=plugin, version=spec.version or version)
+            trusted = spec.trusted and plugin == BUILTIN_PLUGIN
+            spec = replace(spec, plugin=plugin, version=spec.version or version, trusted=trusted)
             offered.setdefault(spec.name, []).append(plugin)
             registry.players.setdefault(spec.name, spec)
     for name, plugins in offered.items():
         if len(plugins) > 1:
-            registry.duplicates[name] = plugins
-            registry.players.pop(name, None)
-            registry.problems.append(PluginProblem(
-                plugins[1], f"player {name!r} is also offered by plugin {plugins[0]}; neither is used"))
+            _report_duplicate(registry, name, plugins)
+
+
+def _call_players_hook(impl, registry: Registry) -> list:
+    """The specs one ``arena_players`` implementation returns; a failure becomes a problem."""
+    try:
+        specs = impl.function()
+    except Exception as exc:
+        registry.problems.append(PluginProblem(impl.plugin_name,
+                                               f"arena_players raised {type(exc).__name__}: {exc}"))
+        return []
+    if specs is None:
+        return []
+    if isinstance(specs, PlayerSpec) or not isinstance(specs, (list, tuple)):
+        registry.problems.append(PluginProblem(
+            impl.plugin_name, f"arena_players must return a list of PlayerSpec (got {type(specs).__name__})"))
+        return []
+    return list(specs)
+
+
+def _report_duplicate(registry: Registry, name: str, plugins: list[str]) -> None:
+    registry.players.pop(name, None)
+    distinct = list(dict.fromkeys(plugins))
+    if len(distinct) == 1:
+        registry.problems.append(PluginProblem(distinct[0], f"offers player {name!r} more than once; "
+                                                            f"it is not used"))
+    else:
+        registry.problems.append(PluginProblem(
+            distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)}; none of them is used"))
+    registry.duplicates[name] = distinct
 
 
 def _check_spec(spec: Any) -> str | None:
@@ -193,12 +240,18 @@ def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
     from .rules import Rules, register_preset
     for impl in pm.hook.arena_rule_presets.get_hookimpls():
         try:
-            for rules in impl.function() or ():
+            presets = list(impl.function() or ())
+        except Exception as exc:
+            registry.problems.append(PluginProblem(impl.plugin_name,
+                                                   f"arena_rule_presets raised {type(exc).__name__}: {exc}"))
+            continue
+        for rules in presets:
+            try:
                 if not isinstance(rules, Rules):
                     raise TypeError(f"expected Rules, got {type(rules).__name__}")
                 register_preset(rules)
-        except Exception as exc:
-            registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
+            except Exception as exc:
+                registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
 
 
 def code_hash_of(obj: Any) -> str:
