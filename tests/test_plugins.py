@@ -1,0 +1,477 @@
+"""Plugin discovery: real pip-installed entry points, and every kind of broken plugin.
+
+The real tests pip-install a copy of ``tests/example_plugin`` and a fresh
+``arena new-bot`` scaffold into temporary ``--target`` folders, so the test
+environment itself never changes. The error tests write small plugin modules
+to a temporary folder and hand them to :func:`arena.plugins.load` as entry
+points of the ``arena.plugins`` group.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import arena.cli
+from arena import Bot, Game, PlayerSpec, PluginError, Rules
+from arena import plugins
+from arena.plugins import DISABLE_ENV, ENTRY_POINT_GROUP, load
+from arena.rules import PRESETS
+from arena.scaffold import new_bot
+
+EXAMPLE = Path(__file__).parent / "example_plugin"
+RUN_ARENA = ("import site, sys; site.addsitedir(sys.argv.pop(1)); "
+             "from arena.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+# ------------------------------------------------------------------ helpers
+def _can_build_offline() -> bool:
+    """Can setuptools build a wheel here without fetching anything (wheel installed, or setuptools >= 70.1)?"""
+    if importlib.util.find_spec("wheel") is not None:
+        return True
+    try:
+        version = tuple(int(p) for p in metadata.version("setuptools").split(".")[:2])
+    except (metadata.PackageNotFoundError, ValueError):
+        return False
+    return version >= (70, 1)
+
+
+def pip_install(source: Path, target: Path, editable: bool = False) -> None:
+    """``pip install --no-deps`` ``source`` into the folder ``target`` (offline when the build tools allow)."""
+    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check",
+           "--target", str(target)]
+    if _can_build_offline():
+        cmd += ["--no-build-isolation", "--no-index"]
+    cmd += ["--editable", str(source)] if editable else [str(source)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"pip install {source} failed:\n{done.stderr[-3000:]}"
+
+
+def arena_with(site: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """Run ``arena ARGS`` in a fresh interpreter that has ``site`` as a site folder (.pth files work)."""
+    environ = {k: v for k, v in os.environ.items() if k != DISABLE_ENV}
+    environ.update(env)
+    return subprocess.run([sys.executable, "-c", RUN_ARENA, str(site), *args], capture_output=True,
+                          text=True, timeout=120, env=environ, cwd=site.parent)
+
+
+def check_legal_record(record: dict, names: list[str]) -> None:
+    """The record is a finished game between ``names``, without faults, that replays exactly."""
+    assert record["names"] == names
+    assert all(not seat_faults for seat_faults in record["faults"])
+    game = Game.from_record(record)
+    assert game.is_over
+
+
+def player_rows(out: str) -> dict[str, list[str]]:
+    """``arena players`` output as {player: [columns...]}."""
+    rows = {}
+    for line in out.splitlines()[2:]:
+        cols = line.split(None, 4)
+        rows[cols[0]] = cols
+    return rows
+
+
+# ------------------------------------------------- a real installed plugin
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory) -> Path:
+    """A copy of tests/example_plugin pip-installed into a fresh folder (built outside the repo)."""
+    root = tmp_path_factory.mktemp("example")
+    source = root / "src"
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    site = root / "site"
+    pip_install(source, site)
+    return site
+
+
+@pytest.fixture
+def with_example(example_site, monkeypatch):
+    """The installed example plugin on sys.path for this test only, with a fresh CLI registry."""
+    monkeypatch.syspath_prepend(str(example_site))
+    monkeypatch.delenv(DISABLE_ENV, raising=False)
+    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    yield example_site
+    for name in [m for m in sys.modules if m.split(".")[0] == "arena_example"]:
+        del sys.modules[name]
+
+
+def test_installed_plugin_listed_with_version_and_plugin(with_example, capsys):
+    """`arena players` lists the installed plugin's bot with its plugin name, version and description."""
+    assert arena.cli.main(["players"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    row = player_rows(out)["example-ducker"]
+    assert row[1:4] == ["arena-example", "0.2.0", "no"]
+    assert "ducks under the winning card" in row[4]
+    assert {"random", "low", "high", "heuristic"} <= set(player_rows(out))
+
+
+def test_installed_plugin_plays_a_game(with_example, capsys):
+    """`arena play` seats the installed bot; the game is legal and replays; the text form names it."""
+    seats = ["example-ducker", "random", "low", "high"]
+    args = ["play", "--seats", ",".join(seats), "--seed", "3", "--in-process"]
+    assert arena.cli.main([*args, "--json"]) == 0
+    check_legal_record(json.loads(capsys.readouterr().out), seats)
+    assert arena.cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "example-ducker[0]" in out and "Bhabhi:" in out
+
+
+def test_installed_plugin_spec(with_example):
+    """The spec comes from the entry point: plugin name, distribution version, untrusted, builds a Bot."""
+    spec = load().get("example-ducker")
+    assert (spec.plugin, spec.version, spec.trusted) == ("arena-example", "0.2.0", False)
+    assert isinstance(spec.create(seed=5), Bot)
+    assert len(spec.code_hash()) == 16
+
+
+def test_autoload_env_var_hides_installed_plugin(with_example, monkeypatch):
+    """ARENA_DISABLE_PLUGIN_AUTOLOAD=1 loads the built-in players only; 0 leaves autoloading on."""
+    monkeypatch.setenv(DISABLE_ENV, "1")
+    registry = load()
+    assert "example-ducker" not in registry.players and "heuristic" in registry.players
+    monkeypatch.setenv(DISABLE_ENV, "0")
+    assert "example-ducker" in load().players
+    assert "example-ducker" not in load(autoload=False).players
+
+
+# ------------------------------------------------- the scaffold, installed
+SCAFFOLD = "tiny-scaffold-bot"
+
+
+@pytest.fixture(scope="module")
+def scaffold_site(tmp_path_factory) -> tuple[Path, Path]:
+    """`arena new-bot` output, pip-installed in editable mode into a fresh site folder."""
+    root = tmp_path_factory.mktemp("scaffold")
+    package = new_bot(SCAFFOLD, root / "bots")
+    site = root / "site"
+    pip_install(package, site, editable=True)
+    return package, site
+
+
+def test_scaffold_installed_is_listed_and_plays_legally(scaffold_site):
+    """After `pip install -e`, the new bot is in `arena players` and plays a legal game."""
+    _, site = scaffold_site
+    listed = arena_with(site, "players")
+    assert listed.returncode == 0, listed.stderr
+    assert player_rows(listed.stdout)[SCAFFOLD][1:4] == [SCAFFOLD, "0.1.0", "no"]
+    seats = [SCAFFOLD, "random", "low", "heuristic"]
+    for preset in ("getaway", "donkey", "bhabho"):
+        played = arena_with(site, "play", "--rules", preset, "--seats", ",".join(seats), "--seed", "11",
+                            "--in-process", "--json")
+        assert played.returncode == 0, played.stderr
+        check_legal_record(json.loads(played.stdout), seats)
+
+
+def test_scaffold_own_test_passes(scaffold_site):
+    """The test the scaffold generates passes under pytest against the installed package."""
+    package, site = scaffold_site
+    code = ("import site, sys; site.addsitedir(sys.argv[1]); import pytest; "
+            "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', sys.argv[2]]))")
+    done = subprocess.run([sys.executable, "-c", code, str(site), str(package / "tests")],
+                          capture_output=True, text=True, timeout=120, cwd=site.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+
+
+def test_scaffold_editable_install_sees_edits(scaffold_site):
+    """An editable install picks up a change to the bot's source without reinstalling."""
+    package, site = scaffold_site
+    module = package / SCAFFOLD.replace("-", "_") / "__init__.py"
+    module.write_text(module.read_text().replace('"plays its lowest legal card")', '"edited description")'))
+    listed = arena_with(site, "players")
+    assert listed.returncode == 0, listed.stderr
+    assert player_rows(listed.stdout)[SCAFFOLD][4] == "edited description"
+
+
+# ------------------------------------------------------- broken plugins
+@pytest.fixture
+def fake_plugins(tmp_path, monkeypatch):
+    """Write plugin modules from source and expose them as ``arena.plugins`` entry points.
+
+    ``add(name, source)`` writes module ``fakeplug_<name>`` (unless source is None) and
+    registers the entry point ``name`` for it.
+    """
+    folder = tmp_path / "fake_plugins"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delenv(DISABLE_ENV, raising=False)
+    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    points: list[metadata.EntryPoint] = []
+    real = metadata.entry_points
+
+    def entry_points(**params):
+        if params.get("group") == ENTRY_POINT_GROUP:
+            return list(points)
+        return real(**params)
+
+    monkeypatch.setattr(plugins.metadata, "entry_points", entry_points)
+
+    def add(name: str, source: str | None) -> None:
+        module = "fakeplug_" + name.replace("-", "_")
+        if source is not None:
+            (folder / f"{module}.py").write_text(HEADER + textwrap.dedent(source))
+        points.append(metadata.EntryPoint(name=name, value=module, group=ENTRY_POINT_GROUP))
+
+    yield add
+    for name in [m for m in sys.modules if m.startswith("fakeplug_")]:
+        del sys.modules[name]
+
+
+HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
+
+
+@pytest.fixture
+def restore_presets():
+    """Plugins may register presets globally; put the preset table back afterwards."""
+    saved = dict(PRESETS)
+    yield
+    PRESETS.clear()
+    PRESETS.update(saved)
+
+
+def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
+    """Two plugins offering one name: a problem and a PluginError naming both; other players work."""
+    fake_plugins("alpha", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("twin", LowBot), PlayerSpec("solo", LowBot, "alpha's own")]
+    """)
+    fake_plugins("beta", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("twin", LowBot)]
+    """)
+    registry = load()
+    [problem] = registry.problems
+    assert "twin" in str(problem) and "alpha" in str(problem) and "beta" in str(problem)
+    with pytest.raises(PluginError, match="'twin'.*alpha and beta"):
+        registry.get("twin")
+    assert "twin" not in registry.players
+    assert registry.get("solo").plugin == "alpha"
+    assert isinstance(registry.get("solo").create(seed=1), Bot)
+    assert arena.cli.main(["play", "--seats", "solo,random,low", "--in-process", "--json"]) == 0
+    out, err = capsys.readouterr()
+    check_legal_record(json.loads(out), ["solo", "random", "low"])
+    assert err.startswith("warning: plugin beta:")
+
+
+def test_duplicate_name_in_cli_is_one_error_line(fake_plugins, capsys):
+    """`arena play` with a duplicated name fails with one error line naming both plugins."""
+    for name in ("alpha", "beta"):
+        fake_plugins(name, """
+            @hookimpl
+            def arena_players():
+                return [PlayerSpec("twin", LowBot)]
+        """)
+    assert arena.cli.main(["play", "--seats", "twin,random,low", "--in-process"]) == 2
+    out, err = capsys.readouterr()
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "alpha" in errors[0] and "beta" in errors[0]
+    assert "Traceback" not in err and out == ""
+
+
+def test_name_offered_twice_by_one_plugin(fake_plugins):
+    """One plugin offering a name twice is reported against that plugin alone."""
+    fake_plugins("gamma", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("echo", LowBot), PlayerSpec("echo", LowBot)]
+    """)
+    registry = load()
+    assert [p.plugin for p in registry.problems] == ["gamma"]
+    with pytest.raises(PluginError, match="plugin gamma offers it more than once"):
+        registry.get("echo")
+
+
+def test_plugin_raising_on_import_is_reported_and_others_load(fake_plugins):
+    """A plugin that raises on import is a problem with its name and the error; the rest still load."""
+    fake_plugins("broken", "raise RuntimeError('boom at import')\n")
+    fake_plugins("missing", None)
+    fake_plugins("fine", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("fine-bot", LowBot)]
+    """)
+    registry = load()
+    problems = {p.plugin: p.message for p in registry.problems}
+    assert set(problems) == {"broken", "missing"}
+    assert "RuntimeError: boom at import" in problems["broken"]
+    assert "ModuleNotFoundError" in problems["missing"]
+    assert "fine-bot" in registry.players and "heuristic" in registry.players
+
+
+def test_plugin_import_error_is_a_warning_in_cli(fake_plugins, capsys):
+    """The CLI prints a broken plugin as one warning line and carries on."""
+    fake_plugins("broken", "raise RuntimeError('boom at import')\n")
+    assert arena.cli.main(["players"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == ["warning: plugin broken: failed to load: RuntimeError: boom at import"]
+    assert "heuristic" in player_rows(out)
+
+
+def test_hook_raising_or_returning_nonsense(fake_plugins):
+    """arena_players that raises, or returns a bare spec or a non-spec, is a problem naming the plugin."""
+    fake_plugins("raiser", """
+        @hookimpl
+        def arena_players():
+            raise KeyError("nope")
+    """)
+    fake_plugins("bare", """
+        @hookimpl
+        def arena_players():
+            return PlayerSpec("bare-bot", LowBot)
+    """)
+    fake_plugins("junk", """
+        @hookimpl
+        def arena_players():
+            return ["not a spec", PlayerSpec("ok-bot", LowBot)]
+    """)
+    registry = load()
+    problems = {p.plugin: p.message for p in registry.problems}
+    assert "arena_players raised KeyError" in problems["raiser"]
+    assert "must return a list of PlayerSpec (got PlayerSpec)" in problems["bare"]
+    assert "returned str, expected PlayerSpec" in problems["junk"]
+    assert "ok-bot" in registry.players and "bare-bot" not in registry.players
+
+
+def test_factory_not_callable_or_bad_name(fake_plugins):
+    """A factory that is not callable, or a bad player name, is a problem naming plugin and player."""
+    fake_plugins("delta", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("lazy", 42), PlayerSpec("Bad Name", LowBot), PlayerSpec("good", LowBot)]
+    """)
+    registry = load()
+    messages = [str(p) for p in registry.problems]
+    assert any(m.startswith("plugin delta:") and "'lazy'" in m and "not callable" in m for m in messages)
+    assert any(m.startswith("plugin delta:") and "'Bad Name'" in m for m in messages)
+    with pytest.raises(PluginError, match="unknown player 'lazy'"):
+        registry.get("lazy")
+    assert registry.get("good").create(seed=0).play is not None
+
+
+def test_factory_that_raises_or_returns_no_bot(fake_plugins, capsys):
+    """A factory that raises (or returns a non-bot) loads, but create() raises PluginError naming the player."""
+    fake_plugins("epsilon", """
+        def grumpy(seed, **options):
+            raise ValueError("no seed for me")
+
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("grumpy", grumpy), PlayerSpec("hollow", lambda seed: object())]
+    """)
+    registry = load()
+    assert registry.problems == []
+    with pytest.raises(PluginError, match=r"'grumpy' \(plugin epsilon\).*ValueError: no seed for me"):
+        registry.get("grumpy").create(seed=1)
+    with pytest.raises(PluginError, match="'hollow'.*expected an arena.Bot"):
+        registry.get("hollow").create(seed=1)
+    # In a game a bot that cannot be built is a fault, not a crash of the harness.
+    assert arena.cli.main(["play", "--seats", "grumpy,low,high", "--in-process", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["faults"][0] and all(f["kind"] == "crash" for f in record["faults"][0])
+
+
+def test_third_party_cannot_declare_itself_trusted(fake_plugins):
+    """trusted=True is honoured for the built-in players only: a plugin stays sandboxed."""
+    fake_plugins("sneaky", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("sneaky-bot", LowBot, trusted=True)]
+    """)
+    registry = load()
+    assert registry.get("sneaky-bot").trusted is False
+    assert registry.get("heuristic").trusted is True
+
+
+def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
+    """The environment variable turns entry-point loading off entirely: no players, no problems."""
+    fake_plugins("broken", "raise RuntimeError('boom')\n")
+    fake_plugins("fine", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("fine-bot", LowBot)]
+    """)
+    for value in ("1", "true", "yes"):
+        monkeypatch.setenv(DISABLE_ENV, value)
+        registry = load()
+        assert registry.problems == [] and "fine-bot" not in registry.players
+        assert set(registry.players) == {"random", "low", "high", "heuristic"}
+    for value in ("", "0", "false"):
+        monkeypatch.setenv(DISABLE_ENV, value)
+        assert "fine-bot" in load().players
+
+
+def test_version_without_distribution(fake_plugins):
+    """A plugin module with no distribution gets its __version__ (or '0'); a spec's own version wins."""
+    fake_plugins("versioned", """
+        __version__ = "3.1.4"
+
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("v-bot", LowBot), PlayerSpec("w-bot", LowBot, version="9.9")]
+    """)
+    registry = load()
+    assert registry.get("v-bot").version == "3.1.4"
+    assert registry.get("w-bot").version == "9.9"
+    assert registry.get("random").version == metadata.version("bhabhi-arena")
+
+
+def test_rule_presets_hook(fake_plugins, restore_presets):
+    """arena_rule_presets adds presets; a non-Rules item or a clash with a preset is a problem."""
+    fake_plugins("presets", """
+        @hookimpl
+        def arena_rule_presets():
+            return [Rules(name="quick-pass", escape="pass"), "junk",
+                    Rules(name="getaway", escape="pass")]
+    """)
+    registry = load()
+    assert Rules.preset("quick-pass").escape == "pass"
+    messages = [p.message for p in registry.problems if p.plugin == "presets"]
+    assert len(messages) == 2
+    assert any("expected Rules, got str" in m for m in messages)
+    assert any("'getaway' is already defined differently" in m for m in messages)
+    assert PRESETS["getaway"].escape == "draw"
+
+
+def test_game_finished_observer(fake_plugins):
+    """arena_game_finished observers get the record; one that raises comes back as a problem."""
+    fake_plugins("watcher", """
+        SEEN = []
+
+        @hookimpl
+        def arena_game_finished(record):
+            SEEN.append(record["seed"])
+    """)
+    fake_plugins("grouch", """
+        @hookimpl
+        def arena_game_finished(record):
+            raise RuntimeError("observer down")
+    """)
+    registry = load()
+    problems = registry.notify_game_finished({"seed": 42})
+    assert sys.modules["fakeplug_watcher"].SEEN == [42]
+    assert [p.plugin for p in problems] == ["grouch"] and "observer down" in problems[0].message
+
+
+def test_unknown_player_lists_known_ones():
+    """An unknown name raises PluginError listing every known player."""
+    with pytest.raises(PluginError, match=r"unknown player 'nobody' \(known players: heuristic, high, low, random"):
+        load(autoload=False).get("nobody")
+
+
+def test_player_spec_is_frozen():
+    """PlayerSpec is a frozen value object."""
+    spec = PlayerSpec("x", Bot)
+    with pytest.raises(AttributeError):
+        spec.name = "y"  # type: ignore[misc]
