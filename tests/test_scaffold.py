@@ -1,0 +1,128 @@
+"""`arena new-bot`: the package it writes, and the names and folders it refuses.
+
+Installing the scaffold with pip and playing it through its entry point is in
+tests/test_plugins.py; these tests read and import the files directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tomllib
+
+import pytest
+
+from arena import Bot, Game, PlayerSpec, Rules
+from arena.rules import PRESETS
+from arena.scaffold import ScaffoldError, new_bot
+
+
+@pytest.fixture
+def scaffold(tmp_path, monkeypatch):
+    """``make(name)``: scaffold ``name`` into tmp_path and import its module (removed afterwards)."""
+    made = []
+
+    def make(name):
+        target = new_bot(name, tmp_path)
+        module = name.replace("-", "_")
+        monkeypatch.syspath_prepend(str(target))
+        made.append(module)
+        return target, importlib.import_module(module)
+
+    yield make
+    for module in made:
+        sys.modules.pop(module, None)
+
+
+def test_writes_every_file(tmp_path):
+    """The package has a pyproject, a README, the bot module and a test, all templates filled in."""
+    target = new_bot("scaf-one", tmp_path)
+    assert target == tmp_path / "scaf-one"
+    files = sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file())
+    assert files == ["README.md", "pyproject.toml", "scaf_one/__init__.py", "tests/test_scaf_one.py"]
+    for path in target.rglob("*.*"):
+        assert "${" not in path.read_text(), path
+
+
+def test_pyproject_declares_the_entry_point(tmp_path):
+    """The entry point in group arena.plugins maps the bot name to its module."""
+    meta = tomllib.loads((new_bot("scaf-two", tmp_path) / "pyproject.toml").read_text())
+    assert meta["project"]["name"] == "arena-bot-scaf-two"
+    assert meta["project"]["entry-points"]["arena.plugins"] == {"scaf-two": "scaf_two"}
+    assert meta["tool"]["setuptools"]["packages"] == ["scaf_two"]
+    assert "bhabhi-arena" in meta["project"]["dependencies"]
+
+
+def test_readme_names_the_next_steps(tmp_path):
+    """The README says how to install, try and check the bot."""
+    text = (new_bot("scaf-three", tmp_path) / "README.md").read_text()
+    for step in ("pip install -e .", "arena play", "--seats scaf-three", "arena check-bot scaf-three"):
+        assert step in text
+
+
+def test_module_offers_one_player(scaffold):
+    """The module's arena_players hook offers the bot under its name, with a description."""
+    _, module = scaffold("scaf-four")
+    [spec] = module.arena_players()
+    assert isinstance(spec, PlayerSpec) and spec.name == "scaf-four" and spec.description
+    assert spec.factory.__name__ == "ScafFourBot"
+    assert isinstance(spec.create(seed=3), Bot)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_bot_plays_legal_games(scaffold, preset):
+    """The generated bot plays only legal cards and answers takes with bools, under every preset."""
+    _, module = scaffold("scaf-five-" + preset.replace("-", ""))
+    rules = Rules.preset(preset)
+    players = rules.seat_range[0]
+    game = Game.deal(rules, players, seed=4)
+    [spec] = module.arena_players()
+    bots = [spec.create(seed=s) for s in range(players)]
+    while not game.is_over:
+        view = game.view(game.current)
+        if view.decision == "take":
+            action = bots[game.current].take(view)
+            assert type(action) is bool
+        else:
+            action = bots[game.current].play(view)
+            assert action in view.legal
+        game.apply(action)
+
+
+def test_class_name_has_one_bot_suffix(scaffold):
+    """A name that already ends in 'bot' does not get a second Bot in its class name."""
+    _, module = scaffold("scaf-six-bot")
+    assert hasattr(module, "ScafSixBot")
+
+
+@pytest.mark.parametrize("name", ["", "a", "Bad", "9lives", "has space", "dash-", "x" * 41, "dot.ted", "ü-bot"])
+def test_refuses_malformed_names(tmp_path, name):
+    """Names that are not 2-40 lowercase letters, digits, '-' or '_' starting with a letter are refused."""
+    with pytest.raises(ScaffoldError, match="bot name must be"):
+        new_bot(name, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["random", "json", "arena", "players", "tests", "pluggy", "typer"])
+def test_refuses_names_that_shadow_modules(tmp_path, name):
+    """A bot whose module would shadow the stdlib, the arena or an installed package is refused."""
+    with pytest.raises(ScaffoldError, match="shadows an existing"):
+        new_bot(name, tmp_path)
+
+
+def test_refuses_a_non_empty_folder_but_fills_an_empty_one(tmp_path):
+    """An existing empty folder is filled; a non-empty one is refused and left alone."""
+    (tmp_path / "scaf-seven").mkdir()
+    assert (new_bot("scaf-seven", tmp_path) / "pyproject.toml").is_file()
+    with pytest.raises(ScaffoldError, match="not empty"):
+        new_bot("scaf-seven", tmp_path)
+
+
+def test_folder_errors_are_scaffold_errors(tmp_path):
+    """--dir naming a file, or a path that cannot be created, is a ScaffoldError, not an OSError."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    with pytest.raises(ScaffoldError, match="is a file"):
+        new_bot("scaf-eight", afile)
+    with pytest.raises(ScaffoldError, match="cannot write"):
+        new_bot("scaf-eight", afile / "deeper")
