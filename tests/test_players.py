@@ -17,11 +17,13 @@ deals the heuristic's rate was at most 3.0% and every other player's at least
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from arena import Bot, Game, Rules
+from arena import Bot, Game, PlayerSpec, Rules
 from arena.plugins import load
 from arena.referee import InProcessClient, bot_seed, play_game
 from arena.rules import PRESETS
@@ -199,3 +201,29 @@ def test_low_and_high_choices():
     cutting = game.view(2)
     assert str(LowBot(seed=0).play(cutting)) == "KS"
     assert str(HighBot(seed=0).play(cutting)) == "KS"
+
+
+# ------------------------------------------------- the guide's worked example
+def test_worked_example_in_the_guide():
+    """The careful bot in docs/writing-a-bot.md runs as printed, plays legally and beats random, low, high."""
+    guide = Path(__file__).parent.parent / "docs" / "writing-a-bot.md"
+    source = re.search(r"```python\n(\"\"\"The careful bot.*?)```", guide.read_text(), re.S).group(1)
+    namespace: dict = {}
+    exec(compile(source, str(guide), "exec"), namespace)
+    [spec] = namespace["arena_players"]()
+    assert isinstance(spec, PlayerSpec) and spec.name == "careful"
+    REGISTRY.players["careful"] = spec
+    try:
+        for preset in sorted(PRESETS):
+            rules = PRESETS[preset]
+            names = (["careful", "random", "low", "high"] * 2)[:rules.seat_range[0]]
+            play_direct(rules, names, 7, check=True)
+        lost = Counter()
+        for deal in range(25):
+            for shift in range(4):
+                names = ["careful", "random", "low", "high"][shift:] + ["careful", "random", "low", "high"][:shift]
+                result = play_direct(Rules.preset("getaway"), names, 500 + deal).result
+                lost[names[result.loser]] += 1
+        assert all(lost["careful"] + 10 < lost[other] for other in ("random", "low", "high")), lost
+    finally:
+        del REGISTRY.players["careful"]
