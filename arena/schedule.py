@@ -474,7 +474,8 @@ class Format:
     def _check_size(self) -> None:
         minimum = sum(self.deals * c.cost for c in self.cells())
         if self.budget is not None and self.budget < minimum:
-            raise _fail(self.name, "budget", f">= {minimum} (one table of every size and rule set)", self.budget)
+            expected = f">= {minimum} (one table of every size and rule set)"
+            raise _fail(self.name, "budget", expected, self.budget)
         total = self.count()
         if self.budget is None and total > MAX_GAMES:
             raise ScheduleError(
@@ -537,7 +538,8 @@ class Format:
     def _who(self) -> str:
         raise NotImplementedError
 
-    def _fill(self, pool: tuple[str, ...], need: int, exclude: tuple[str, ...], what: str, size: int) -> tuple[str, ...]:
+    def _fill(self, pool: tuple[str, ...], need: int, exclude: tuple[str, ...], what: str,
+              size: int) -> tuple[str, ...]:
         """``pool``, topped up from the house list to ``need`` players."""
         if len(pool) >= need:
             return pool
