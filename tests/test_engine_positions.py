@@ -786,3 +786,79 @@ def test_position_discard_none_puts_every_other_card_on_the_pile(position):
     assert len(g.discard) == PACK - 3 and not {card("AH"), card("2H"), card("3H")} & set(g.discard)
     g2 = position("getaway", ["AH", "2H", "3H"], leader=0, discard=["4H"])
     assert g2.discard == [card("4H")]
+
+
+# ------------------------------------- decisions where RULES.md is silent
+def test_shootout_is_checked_after_takes(position, play):
+    """shootout with neighbour_take: a take that leaves two players with no common suit ends the game at once."""
+    g = position("bhabho", ["2C 3C", "4H", "5D"], leader=0, overrides={"shootout": True})
+    play(g, (0, True))
+    r = g.result
+    assert r.reason == "shootout" and r.order == (1, 2, 0) and r.loser == 0
+
+
+def test_take_phase_comes_before_a_positions_first_trick(position):
+    """A hand-made position (trick 1 done) starts with the take decisions under neighbour_take."""
+    g = position("bhabho", TAKE4, leader=2)
+    assert (g.decision, g.current) == ("take", 2)
+
+
+def test_draw_with_empty_pile_and_nobody_left_is_a_simultaneous_finish(position, play):
+    """escape=draw with an empty pile falls back to pass, so an all-empty last trick follows simultaneous."""
+    g = position("getaway", ["5H", "AH", []], leader=0, out=[2], discard=[])
+    play(g, "5H", "AH")
+    assert g.result.reason == "simultaneous" and g.result.loser == 1
+
+
+def test_draw_next_hand_taking_the_last_card_leaves_the_drawer_last(position, play):
+    """escape=draw_next_hand: drawing the only other player's last card puts them out; the drawer is the Bhabhi."""
+    g = position("getaway", ["AH", "2H 3C", []], leader=0, out=[2], overrides={"escape": "draw_next_hand"})
+    play(g, "AH", "2H")
+    r = g.result
+    assert r.loser == 0 and r.order == (2, 1, 0) and [str(c) for c in r.loser_cards] == ["3C"]
+
+
+def test_pass_if_3plus_with_two_left_and_an_empty_pile_passes(position, play):
+    """escape=pass_if_3plus with two left draws, unless the pile is empty: then it passes."""
+    g = position("getaway", ["AH", "2H 3C", []], leader=0, out=[2], discard=[],
+                 overrides={"escape": "pass_if_3plus"})
+    play(g, "AH", "2H")
+    assert g.result.loser == 1 and g.result.order == (2, 0, 1)
+
+
+def test_penalty_fault_on_trick_one_picks_up(position, play, hand_of):
+    """A follower's fault on trick 1 (free) is penalised like any other: they pick up the cards so far."""
+    g = position("getaway", FIRST, leader=0, first_trick_done=False)
+    play(g, "AS", "2H")
+    g.apply_fault("timeout")
+    assert hand_of(g, 2) == {"AS", "2H", "KS", "2S", "5H"} and g.current == 2
+
+
+def test_penalty_pickup_puts_out_those_who_emptied(position, play):
+    """A penalty pick-up settles the trick: a player whose last card is in it is out."""
+    g = position("getaway", ["5H", "6H 2C", "7H 3C"], leader=0)
+    play(g, "5H")
+    g.apply_fault("crash")
+    assert g.out == [0] and g.current == 1
+
+
+def test_forfeit_overrides_a_drawn_game(position):
+    """A forfeited seat is the Bhabhi even when the game would have been a draw."""
+    g = position("champions", ["5H", "AH", "2H", []], leader=0, out=[3],
+                 overrides={"max_faults": 1, "fault_policy": "random"})
+    g.apply_fault("timeout")    # seat 0 forfeits; its random lead is its only card
+    g.apply("AH")
+    g.apply("2H")               # every hand empties on one clean trick: a draw, but for the forfeit
+    r = g.result
+    assert r.loser == 0 and r.reason == "forfeit" and not r.draw and r.order[-1] == 0
+
+
+def test_forfeited_seat_plays_marked_auto(position):
+    """After forfeiting, a seat's cards are played automatically and recorded with by=auto."""
+    g = position("getaway", ["5H 2C 9D", "6H 3C TD", "7H 4C JD"], leader=1,
+                 overrides={"max_faults": 1, "fault_policy": "random"})
+    g.apply_fault("crash")       # seat 1 forfeits, plays a random lead
+    while g.current is not None and len([e for e in g.events if e[0] == "play"]) < 6:
+        g.apply(g.legal_actions()[0])
+    autos = [e for e in g.events if e[0] == "play" and e[1] == 1]
+    assert autos[0][3] == "fault" and all(e[3] == "auto" for e in autos[1:]) and len(autos) >= 2
