@@ -165,11 +165,10 @@ def test_scaffold_installed_is_listed_and_plays_legally(scaffold_site):
     assert listed.returncode == 0, listed.stderr
     assert player_rows(listed.stdout)[SCAFFOLD][1:4] == [SCAFFOLD, "0.1.0", "no"]
     seats = [SCAFFOLD, "random", "low", "heuristic"]
-    for preset in ("getaway", "donkey", "bhabho"):
-        played = arena_with(site, "play", "--rules", preset, "--seats", ",".join(seats), "--seed", "11",
-                            "--in-process", "--json")
-        assert played.returncode == 0, played.stderr
-        check_legal_record(json.loads(played.stdout), seats)
+    played = arena_with(site, "play", "--rules", "bhabho", "--seats", ",".join(seats), "--seed", "11",
+                        "--in-process", "--json")
+    assert played.returncode == 0, played.stderr
+    check_legal_record(json.loads(played.stdout), seats)
 
 
 def test_scaffold_own_test_passes(scaffold_site):
