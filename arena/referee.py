@@ -138,7 +138,7 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[str, Any, st
 
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
-              names: Sequence[str] | None = None, **extra) -> dict:
+              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, **extra) -> dict:
     """Play one game to the end and return its record (with faults and timings)."""
     game = Game.deal(rules, len(clients), seed, dealer)
     names = list(names) if names is not None else [c.name for c in clients]
@@ -151,7 +151,8 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         return events
 
     for seat, client in enumerate(clients):
-        reply = client.begin(seat, len(clients), rules, bot_seed(seed, seat, names[seat]), new_events(seat))
+        seed_of_bot = bot_seeds[seat] if bot_seeds is not None else bot_seed(seed, seat, names[seat])
+        reply = client.begin(seat, len(clients), rules, seed_of_bot, new_events(seat))
         if reply.status != "ok":
             logs[seat].faults.append({"kind": reply.status, "detail": reply.detail, "event": 0, "at": "start"})
     while game.current is not None:
