@@ -23,6 +23,8 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
+tournament_app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
 
 
 class UserError(ArenaError):
@@ -42,7 +44,10 @@ def parse_overrides(items: list[str]) -> dict:
             raise UserError(f"--set expects OPTION=VALUE, e.g. escape=pass (got {item!r})")
         low = raw.strip().lower()
         value = True if low == "true" else False if low == "false" else int(low) if low.isdigit() else raw.strip()
-        out[key.strip().replace("-", "_")] = value
+        key = key.strip().replace("-", "_")
+        if key not in OPTIONS:
+            raise UserError(f"--set: unknown option {key!r} (known: {', '.join(OPTIONS)})")
+        out[key] = value
     return out
 
 
@@ -119,7 +124,10 @@ def play(
     """Play one game and print it trick by trick (or its record with --json)."""
     from .display import describe
     from .runner import play_one
-    record = play_one(_registry(), _rules(rules, set_), _seats(seats), seed, dealer, sandbox)
+    reg = _registry()
+    record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox)
+    for problem in reg.notify_game_finished(record):
+        typer.echo(f"warning: {problem}", err=True)
     if as_json:
         _out(json.dumps(record, indent=1))
     else:
@@ -143,8 +151,8 @@ def new_bot(
 # --------------------------------------------------------------------- bench
 @bench_app.command("engine")
 def bench_engine(
-    games: int = typer.Option(3000, "--games", "-n", help="Games per repeat."),
-    repeats: int = typer.Option(5, "--repeats", help="Repeats; the median is reported."),
+    games: int = typer.Option(3000, "--games", "-n", min=1, help="Games per repeat."),
+    repeats: int = typer.Option(5, "--repeats", min=1, help="Repeats; the median is reported."),
     players_: int = typer.Option(4, "--players", help="Table size."),
     rules: str = typer.Option("getaway", "--rules", help="Rule preset."),
 ) -> None:
@@ -152,6 +160,204 @@ def bench_engine(
     from .bench import engine_bench
     for line in engine_bench(_rules(rules, []), players_, games, repeats):
         _out(line)
+
+
+# --------------------------------------------------------------- tournaments
+def _spec_overrides(**flags) -> dict:
+    out = {}
+    for key, value in flags.items():
+        if value is None:
+            continue
+        if key in ("players", "candidates", "house"):
+            value = _seats(value)
+        elif key == "table_sizes":
+            try:
+                value = [int(v) for v in value.split(",") if v.strip()]
+            except ValueError:
+                raise UserError(f"--table-sizes expects numbers 3-8 separated by commas (got {value!r})") from None
+        elif key == "rules":
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        out[key] = value
+    return out
+
+
+def _limits_overrides(**flags) -> dict:
+    return {k: v for k, v in flags.items() if v is not None}
+
+
+@tournament_app.command("run")
+def tournament_run(
+    file: Optional[Path] = typer.Argument(None, help="A tournament file (TOML); flags override its keys."),
+    name: Optional[str] = typer.Option(None, "--name", help="Tournament name (results go to results/NAME)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Tournament seed."),
+    rules: Optional[str] = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
+    players_: Optional[str] = typer.Option(None, "--players", help="Player names, comma-separated."),
+    table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
+    format_: Optional[str] = typer.Option(None, "--format", help="round-robin or gauntlet."),
+    candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
+    deals: Optional[int] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation)."),
+    budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
+    house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
+    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
+    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+) -> None:
+    """Run a tournament and print its rating table."""
+    from .config import load_spec, spec_from_dict
+    from .tournament import Tournament
+    flags = _spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
+                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
+                            fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, backend=backend,
+                            scheduler=scheduler)
+    limits = _limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
+    if file is not None:
+        spec = load_spec(file, **flags, limits=None)
+        if limits:
+            spec = spec_from_dict({**spec.to_dict(), "limits": {**spec.to_dict()["limits"], **limits}}, str(file))
+    else:
+        if "players" not in flags:
+            raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
+        spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line")
+    t = Tournament.create(spec, results / spec.name, _registry())
+    _run_tournament(t, quiet, table_format)
+
+
+@tournament_app.command("resume")
+def tournament_resume(
+    folder: Path = typer.Argument(..., help="The tournament's results folder, e.g. results/quick."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes."),
+    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+) -> None:
+    """Play only the games a stopped tournament is missing, then print its table."""
+    from .tournament import Tournament
+    t = Tournament.open(folder, _registry())
+    _run_tournament(t, quiet, table_format, jobs)
+
+
+@tournament_app.command("status")
+def tournament_status(folder: Path = typer.Argument(..., help="The tournament's results folder.")) -> None:
+    """How far a tournament got: games stored of scheduled, faults, players."""
+    from .tournament import Tournament, status_lines
+    for line in status_lines(Tournament.open(folder, _registry())):
+        _out(line)
+
+
+def _run_tournament(t, quiet: bool, table_format: str, jobs: int | None = None) -> None:
+    from .executors import make_executor
+    from .standings import ratings_text
+    from .store import Store
+    from .tournament import Tournament  # noqa: F401
+    with Store(t.folder) as store:
+        missing = len(t.pending(store))
+    typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
+    executor = make_executor(t.spec, jobs)
+    interrupted = False
+    try:
+        with _progress(quiet, len(t.games), len(t.games) - missing) as show:
+            t.run(executor, on_progress=show)
+        executor.shutdown()
+    except KeyboardInterrupt:
+        interrupted = True
+        executor.shutdown(cancel=True)
+    with Store(t.folder) as store:
+        done = store.count()
+        if interrupted:
+            typer.echo(f"stopped: {done} of {len(t.games)} games are stored; "
+                       f"continue with `arena tournament resume {t.folder}`", err=True)
+        _out(ratings_text(store, table_format))
+    if interrupted:
+        raise typer.Exit(130)
+
+
+class _progress:
+    """A live progress display (rich) fed by the runner's Progress snapshots."""
+
+    def __init__(self, quiet: bool, total: int, done: int) -> None:
+        self.quiet, self.total, self.done = quiet, total, done
+        self.bar = None
+
+    def __enter__(self):
+        if not self.quiet:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TextColumn("{task.fields[info]}"), transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
+        return self.update
+
+    def update(self, p) -> None:
+        if self.bar is None:
+            return
+        left = f"{p.remaining:.0f}s left" if p.remaining is not None else "-"
+        info = f"{p.rate:.1f} games/s, {left}, faults {p.faults}, leader {p.leader or '-'}"
+        self.bar.update(self.task, completed=p.done, info=info)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
+
+
+@app.command()
+def ratings(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    by: Optional[str] = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
+    table_format: str = typer.Option("simple", "--format", "-f", help="csv, json or a tabulate format (simple, github, grid, ...)."),
+    h2h: bool = typer.Option(False, "--head-to-head", help="Show the head-to-head table instead."),
+) -> None:
+    """The TrueSkill rating table of a tournament (computed from the store, in game order)."""
+    from .standings import head_to_head_text, ratings_text
+    from .store import Store
+    with Store(folder) as store:
+        _out(head_to_head_text(store, table_format) if h2h else ratings_text(store, table_format, by))
+
+
+@app.command()
+def replay(
+    folder: Path = typer.Argument(..., help="A tournament's results folder, or a game record .json file."),
+    game: Optional[str] = typer.Argument(None, help="Game number or game id (for a results folder)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the record as JSON."),
+) -> None:
+    """Replay a stored game exactly (checking every step) and print it trick by trick."""
+    from .display import describe
+    from .engine import Game
+    from .store import Store
+    if folder.is_file():
+        try:
+            record = json.loads(folder.read_text())
+        except ValueError as exc:
+            raise UserError(f"{folder}: not a JSON game record ({exc})") from None
+    else:
+        if game is None:
+            raise UserError("give the game number or id to replay, e.g. arena replay results/quick 0")
+        with Store(folder) as store:
+            record = store.record(game)
+    Game.from_record(record)
+    if as_json:
+        _out(json.dumps(record, indent=1))
+        return
+    for line in describe(record):
+        _out(line)
+
+
+@app.command("sandbox-info")
+def sandbox_info() -> None:
+    """What isolation this machine provides for bot processes."""
+    from .sandbox.limits import detect
+    caps = detect()
+    _out(tabulate(caps.rows(), headers=["layer", "available", "detail"]))
+    if caps.warning:
+        typer.echo(f"warning: {caps.warning}", err=True)
 
 
 # ---------------------------------------------------------------------- main
@@ -175,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("interrupted", err=True)
         return 130
     except Exception as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(exc.ctx.get_help())
+            return 0
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # a usage error
             typer.echo(f"error: {exc.format_message()}", err=True)
             return exc.exit_code

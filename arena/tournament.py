@@ -182,3 +182,19 @@ class _Counter:
 
     def progress(self, total: int, start: float) -> Progress:
         return Progress(self.done, total, self.played_now, time.perf_counter() - start, self.faults, self.leader())
+
+
+def status_lines(t: Tournament) -> list[str]:
+    """A short account of a tournament's progress."""
+    with Store(t.folder) as store:
+        done, faults = store.count(), store.fault_count()
+        players = store.players()
+    lines = [f"tournament {t.spec.name} in {t.folder}",
+             f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
+             f"  faults: {faults}",
+             f"  rules: {', '.join(r.get('preset', '?') for r in t.spec.rules)}; "
+             f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
+    lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
+    if done < len(t.games):
+        lines.append(f"  resume with: arena tournament resume {t.folder}")
+    return lines

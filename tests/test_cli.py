@@ -233,19 +233,16 @@ def test_console_script_error_has_no_traceback():
 
 
 # ------------------------------------------- known cli.py bugs (see the report)
-@pytest.mark.xfail(reason="cli.py: --set name=... reaches Rules.preset(name, **overrides) -> TypeError")
 def test_set_name_is_an_error_line(capsys):
     """`--set name=x` is refused with one error line."""
     assert_one_error_line(*run(capsys, "play", "--set", "name=foo"), "name")
 
 
-@pytest.mark.xfail(reason="cli.py: bench --repeats/--games accept 0 -> StatisticsError traceback")
 def test_bench_zero_repeats_is_an_error_line(capsys):
     """`arena bench engine --repeats 0` is refused with one error line."""
     assert_one_error_line(*run(capsys, "bench", "engine", "--repeats", "0", "-n", "1"), "repeats")
 
 
-@pytest.mark.xfail(reason="cli.py: a group without a subcommand prints its help as an 'error:' block")
 def test_bench_without_subcommand_shows_help(capsys):
     """`arena bench` alone shows its help like `arena` alone does."""
     code, out, err = run(capsys, "bench")
