@@ -24,6 +24,7 @@ from .tables import SUIT_CARDS, legal_tuple
 PLAY, TAKE = "play", "take"
 FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 _AS = int(ACE_OF_SPADES)
+_PLAY = ev.PLAY
 
 
 class Game:
@@ -34,6 +35,7 @@ class Game:
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise PositionError(f"dealer must be a seat 0..{players - 1} (got {dealer!r})")
         self.rules = rules
+        self._one_pack = rules.decks == 1
         self.players = players
         self.seed = seed
         self.dealer = dealer
@@ -163,7 +165,7 @@ class Game:
             return ()
         if self.decision is TAKE:
             return (False, True)
-        if self.trick_cards and self.rules.decks == 1:
+        if self.trick_cards and self._one_pack:
             follow = self.hands[self.cur] >> (13 * self.led) & 0x1FFF
             if follow:
                 return SUIT_CARDS[self.led][follow]
@@ -184,9 +186,12 @@ class Game:
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
-        if type(action) is Card and self.decision is PLAY and self.cur is not None:
-            if self._legal_mask() >> action & 1:
-                self._play(action)
+        if type(action) is Card and self.decision is PLAY:
+            s = self.cur
+            if s is not None and self._legal_mask() >> action & 1:
+                self.hands[s] ^= 1 << action     # the common case, inlined: _play(action)
+                self.events.append((_PLAY, s, action))
+                self._place(s, action)
                 if self.forfeited:
                     self._auto()
                 return

@@ -102,5 +102,12 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
 
 def all_json(game) -> list[dict]:
     """Every event, unfiltered, for the game record."""
-    table = _JSON
-    return [table[e[0]](game, e, None) for e in game.events]
+    table, texts = _JSON, TEXTS
+    out = []
+    append = out.append
+    for e in game.events:
+        if e[0] is PLAY and len(e) == 3:     # the common case, inlined: _play
+            append({"type": PLAY, "seat": e[1], "card": texts[e[2]]})
+        else:
+            append(table[e[0]](game, e, None))
+    return out

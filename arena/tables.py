@@ -4,33 +4,36 @@ from __future__ import annotations
 
 from .cards import CARDS, PACK
 
-_CHUNKS = tuple(
-    tuple(tuple(CARDS[base + r] for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
-    for base in range(0, 2 * PACK, 13)
-)
+
+def _block(base: int) -> tuple:
+    """Every 13-bit pattern's Cards for the block starting at ``base`` (built by doubling)."""
+    out: list[tuple] = [()]
+    for r in range(13):
+        one = (CARDS[base + r],)
+        out += [t + one for t in out]
+    return tuple(out)
+
+
+_CHUNKS = tuple(_block(base) for base in range(0, 2 * PACK, 13))
 """For each 13-card block (a suit of one pack) and each 13-bit pattern, its Cards."""
 
 SUIT_CARDS = _CHUNKS[:4]
 """``SUIT_CARDS[suit][bits]``: the first-pack Cards of ``suit`` for a 13-bit rank pattern."""
 
-_CACHE: dict[int, tuple] = {}
-_CACHE_LIMIT = 1 << 18
+_C0, _C1, _C2, _C3 = _CHUNKS[:4]
+_FIRST_PACK = PACK
 
 
 def legal_tuple(mask: int) -> tuple:
-    """The Cards of a hand bitmask as a tuple, lowest id first (memoised)."""
-    found = _CACHE.get(mask)
-    if found is not None:
-        return found
-    out: tuple = ()
-    block, m = 0, mask
-    while m:
-        bits = m & 0x1FFF
-        if bits:
-            out += _CHUNKS[block][bits]
-        m >>= 13
-        block += 1
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[mask] = out
+    """The Cards of a hand bitmask as a tuple, lowest id first.
+
+    Four (eight with a second pack) table lookups; no memo: most hands a
+    leader holds are new, and a lookup costs about what a memo hit does.
+    """
+    out = _C0[mask & 0x1FFF] + _C1[mask >> 13 & 0x1FFF] + _C2[mask >> 26 & 0x1FFF] + _C3[mask >> 39 & 0x1FFF]
+    if mask >> _FIRST_PACK:
+        for block in range(4, 8):
+            bits = mask >> (13 * block) & 0x1FFF
+            if bits:
+                out += _CHUNKS[block][bits]
     return out
