@@ -15,7 +15,7 @@ import random
 from typing import Any, Iterable
 
 from . import events as ev
-from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, Card, card, mask_of
+from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, mask_of
 from .errors import IllegalAction, PositionError
 from .result import Result
 from .rules import Rules
@@ -78,8 +78,8 @@ class Game:
         game.rng.shuffle(pack)
         seats = game._deal_order()
         if rules.deal == "single":
-            for i, c in enumerate(pack):
-                game.hands[seats[i % players]] |= 1 << c
+            for i, seat in enumerate(seats):     # card i goes to seats[i % players]
+                game.hands[seat] = mask_of(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, game._pile_sizes(len(pack))):
@@ -548,8 +548,8 @@ class Game:
 
 
 def _cards_tuple(mask: int) -> tuple[Card, ...]:
-    return tuple(legal_tuple(mask))
+    return legal_tuple(mask)
 
 
 def _texts_of(mask: int) -> list[str]:
-    return [str(c) for c in legal_tuple(mask)]
+    return [TEXTS[c] for c in legal_tuple(mask)]
