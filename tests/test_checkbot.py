@@ -1,0 +1,128 @@
+"""check-bot: every built-in player passes; each deliberately broken bot fails on its own check.
+
+The broken bots (tests/broken_bot) run in the sandbox exactly as a submitted
+bot would: the sandbox host imports them by module path.
+"""
+
+from __future__ import annotations
+
+import pytest
+from broken_bot.results import registry_with_broken
+
+from arena.checkbot import CHECKS, CheckError, check_bot, plan, planned_games, repeat_plan
+from arena.config import LimitsSpec
+from arena.rules import PRESETS
+
+
+@pytest.fixture(scope="module")
+def registry():
+    """The built-in players plus trump-cheat, flaky, slow, hog and no-take."""
+    return registry_with_broken()
+
+
+def _only_failures(report, *checks: str) -> None:
+    failed = {r.check for r in report.failures()}
+    assert failed == set(checks), report.table()
+    assert report.ok is (not checks)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "random", "low", "high"])
+def test_builtin_players_pass(registry, name):
+    """Every built-in player passes every check, sandboxed, at every table size of every preset."""
+    report = check_bot(name, registry=registry, games=1)
+    _only_failures(report)
+    assert [r.check for r in report.rows] == list(CHECKS)
+    assert report.sandboxed and report.games == planned_games(1)
+    assert all(r.ok for r in report.rows), report.table()
+    assert "all legal" in report.row("legal answers").detail
+    assert "median" in report.row("time").detail and "worst" in report.row("time").detail
+    assert "MiB" in report.row("memory").detail
+
+
+def test_illegal_trump_play_in_donkey_fails(registry):
+    """A bot that throws a non-trump when it must trump fails "trumps (donkey)" (and "legal answers")."""
+    report = check_bot("trump-cheat", registry=registry, games=1, presets=["donkey", "getaway"])
+    _only_failures(report, "trumps (donkey)", "legal answers")
+    detail = report.row("trumps (donkey)").detail
+    assert "illegal" in detail and "must play one" in detail and "donkey" in detail
+    assert report.row("deterministic").ok and report.row("time").ok
+
+
+def test_nondeterministic_bot_fails(registry):
+    """A bot that seeds itself from the clock fails "deterministic", naming the first differing move."""
+    report = check_bot("flaky", registry=registry, games=1, presets=["getaway", "playnest"], table_sizes=[4])
+    _only_failures(report, "deterministic")
+    detail = report.row("deterministic").detail
+    assert "differs" in detail and "first run" in detail and "self.rng" in detail
+
+
+def test_malformed_take_in_bhabho_fails(registry):
+    """A bot that answers a take decision with a card fails "takes (bhabho)"."""
+    report = check_bot("no-take", registry=registry, games=1, presets=["bhabho"], table_sizes=[3, 4])
+    _only_failures(report, "takes (bhabho)", "legal answers")
+    assert "malformed" in report.row("takes (bhabho)").detail
+    assert "True or False" in report.row("takes (bhabho)").detail
+
+
+def test_slow_bot_fails_time(registry):
+    """A bot that thinks 0.3 s once a game, under a 100 ms limit, fails "time" with its timeouts."""
+    report = check_bot("slow", registry=registry, games=1, presets=["getaway"], table_sizes=[3],
+                       limits=LimitsSpec(decision_ms=100))
+    _only_failures(report, "time")
+    assert "timeout" in report.row("time").detail and "limit 100 ms" in report.row("time").detail
+
+
+def test_memory_hog_fails_memory(registry):
+    """A bot that grabs 2 GiB under a 512 MiB limit fails "memory" (its MemoryError is also a crash)."""
+    report = check_bot("hog", registry=registry, games=1, presets=["getaway"], table_sizes=[3],
+                       limits=LimitsSpec(memory_mb=512))
+    _only_failures(report, "memory", "legal answers")
+    assert "ran out of memory" in report.row("memory").detail
+    assert "512 MiB" in report.row("memory").detail
+
+
+def test_unknown_player_does_not_load(registry):
+    """An unknown name fails "loads", naming the known players; the rest are not run."""
+    report = check_bot("nobody", registry=registry)
+    assert not report.ok
+    assert report.row("loads").ok is False and "unknown player 'nobody'" in report.row("loads").detail
+    assert all(r.ok is None and "not run" in r.detail for r in report.rows[1:])
+
+
+def test_in_process_run_says_so(registry):
+    """--in-process runs without the sandbox: a note says so and memory is not measured."""
+    report = check_bot("low", registry=registry, games=1, presets=["getaway"], table_sizes=[4], sandbox=False)
+    assert report.ok and not report.sandboxed
+    assert report.row("memory").ok is None and "not measured" in report.row("memory").detail
+    assert "in-process" in report.table()
+    assert report.row("takes (bhabho)").ok is None and report.row("trumps (donkey)").ok is None
+
+
+def test_table_lists_every_check(registry):
+    """The printed table has a row per check, the result column and a verdict line."""
+    report = check_bot("high", registry=registry, games=1, presets=["bhabho", "donkey"], table_sizes=[3])
+    text = report.table()
+    for check in CHECKS:
+        assert check in text
+    assert text.splitlines()[0].startswith("check-bot high: ") and text.endswith("all checks passed")
+    assert report.to_dicts()[0] == {"check": "loads", "status": "ok", "detail": report.rows[0].detail}
+
+
+def test_plan_covers_every_table_size_of_every_preset():
+    """The plan has `games` seeded games at every allowed table size, seats rotating, seeds distinct."""
+    cases = plan(list(PRESETS), 2, seed=1)
+    expected = sum(2 * (hi - lo + 1) for lo, hi in (r.seat_range for r in PRESETS.values()))
+    assert len(cases) == expected and len({c.seed for c in cases}) == expected
+    assert all(0 <= c.seat < c.players for c in cases)
+    assert plan(list(PRESETS), 2, seed=1) == cases and plan(list(PRESETS), 2, seed=2) != cases
+    assert [c.players for c in repeat_plan(["getaway", "getaway-2deck"], 1)] == [4, 7]
+
+
+def test_bad_settings_are_errors(registry):
+    """Unknown presets, no games, or table sizes no preset allows raise CheckError naming them."""
+    with pytest.raises(CheckError, match="nope"):
+        check_bot("low", registry=registry, presets=["nope"])
+    with pytest.raises(CheckError, match="1 or more"):
+        check_bot("low", registry=registry, games=0)
+    with pytest.raises(CheckError, match="fit none"):
+        check_bot("low", registry=registry, presets=["playnest"], table_sizes=[8])
