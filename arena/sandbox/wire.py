@@ -58,9 +58,18 @@ def encode(obj) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
+def decode(body: bytes):
+    """The data of a frame body (ValueError if it is not JSON)."""
+    return _loads(body)
+
+
 def write_frame(fd: int, obj) -> int:
     """Write obj as one frame to a blocking fd; the bytes written."""
-    data = encode(obj)
+    return write_frame_bytes(fd, encode(obj))
+
+
+def write_frame_bytes(fd: int, data: bytes) -> int:
+    """Write already encoded bytes to a blocking fd; their count."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -88,6 +97,62 @@ def read_frame(fd: int, *, max_bytes: int, deadline: float | None) -> Frame:
         return Frame(OK, _loads(body))
     except (ValueError, RecursionError) as e:
         return Frame(MALFORMED, None, f"body is not JSON: {_short(e)}")
+
+
+class FrameBuffer:
+    """Bytes read so far from one stream, cut into frames without extra reads.
+
+    For a reader that does its own waiting: pass what ``os.read`` returned to
+    :meth:`take`, which gives the next complete frame or None while more
+    bytes are needed. One ``os.read`` of a pipe usually holds a whole reply,
+    so a round trip costs one read call. Frames come back as ``(status,
+    value, detail)`` tuples (a :class:`Frame`'s fields: no object to build on
+    the hot path); status is ``ok`` or ``malformed``.
+    """
+
+    __slots__ = ("buf", "max_bytes")
+
+    def __init__(self, max_bytes: int) -> None:
+        self.buf = bytearray()
+        self.max_bytes = max_bytes
+
+    def take(self, chunk: bytes) -> tuple[str, object, str] | None:
+        """Add chunk; the next complete frame, or None."""
+        if not self.buf and len(chunk) >= HEADER.size:  # the usual case: one whole frame
+            size = HEADER.unpack_from(chunk)[0]
+            if size == len(chunk) - HEADER.size and size <= self.max_bytes:
+                return _decoded(chunk[HEADER.size:])
+        self.buf += chunk
+        return self.pop()
+
+    def pop(self) -> tuple[str, object, str] | None:
+        """The next complete frame already buffered, or None."""
+        buf = self.buf
+        if len(buf) < HEADER.size:
+            return None
+        (size,) = HEADER.unpack_from(buf)
+        if size > self.max_bytes:
+            return MALFORMED, None, f"frame of {size} bytes announced (limit {self.max_bytes})"
+        end = HEADER.size + size
+        if len(buf) < end:
+            return None
+        body = bytes(buf[HEADER.size:end])
+        del buf[:end]
+        return _decoded(body)
+
+    def progress(self) -> str:
+        """What a partial frame has so far, for a timeout's detail."""
+        if len(self.buf) < HEADER.size:
+            return f"{len(self.buf)} of {HEADER.size} header bytes"
+        (size,) = HEADER.unpack_from(self.buf)
+        return f"{len(self.buf) - HEADER.size} of {size} body bytes"
+
+
+def _decoded(body: bytes) -> tuple[str, object, str]:
+    try:
+        return OK, _loads(body), ""
+    except (ValueError, RecursionError) as e:
+        return MALFORMED, None, f"body is not JSON: {_short(e)}"
 
 
 def _read_exact(fd: int, poller, n: int, deadline: float | None, what: str) -> bytes | Frame:
