@@ -1,0 +1,317 @@
+"""One bot process seen from the harness: start it, talk in frames, time it, kill it.
+
+The process is ``python -s -P -B -m arena.sandbox.host CMD_FD REPLY_FD PARENT``
+(a clean interpreter, never a fork of the harness), the leader of its own
+process group, with a scrubbed environment, its own empty temporary folder
+as working directory, and three pipes:
+
+- commands: harness -> host (``CMD_FD``, passed with ``pass_fds``); the
+  harness's end is non-blocking, so a bot that stops reading cannot block it;
+- replies: host -> harness (``REPLY_FD``), read with :func:`wire.read_frame`
+  (size-capped JSON, the deadline over the whole frame, nothing unpickled);
+- the log: the bot's fd 1 and 2, drained and capped by a :class:`wire.LogDrain`.
+
+Time is measured by the harness, not reported by the bot: the process's CPU
+clock (``clock_gettime`` on the clock id of its pid: every thread, nanosecond
+resolution) and the wall clock. A request's CPU time is everything the process
+used since its previous answer, so work done between decisions is charged too.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, NamedTuple
+
+from arena.sandbox import wire
+from arena.sandbox.processes import kill_group
+
+MAX_REPLY = 64 * 1024
+LOG_CAP = 64 * 1024
+CMD_PIPE_SIZE = 1 << 20
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_MIN_STEP = 0.002  # seconds between CPU checks near the limit
+
+
+class Answer(NamedTuple):
+    """What one request got back: ``ok`` (value is the frame's data) or
+    ``timeout``, ``crash``, ``malformed``; CPU and wall seconds it took.
+
+    A NamedTuple rather than a frozen dataclass: built on every decision.
+    """
+
+    status: str
+    value: Any = None
+    cpu: float = 0.0
+    wall: float = 0.0
+    detail: str = ""
+
+
+class BotProcess:
+    """A started host process; every method turns what the bot does into data."""
+
+    def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
+        """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
+        self.tmpdir = tempfile.mkdtemp(prefix="arena-bot-")
+        self.started = time.monotonic()
+        self.in_game = False
+        self.ready_info: dict | None = None
+        fds = []
+        try:
+            cmd_r, self._cmd = _pipe(fds)
+            self._reply, rep_w = _pipe(fds)
+            log_r, log_w = _pipe(fds)
+            _grow(self._cmd)
+            self.proc = self._spawn(python or sys.executable, cmd_r, rep_w, log_w)
+        except BaseException:
+            for fd in fds:
+                _close(fd)
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            raise
+        for fd in (cmd_r, rep_w, log_w):
+            os.close(fd)
+        os.set_blocking(self._cmd, False)
+        os.set_blocking(self._reply, False)
+        self._frames = wire.FrameBuffer(MAX_REPLY)
+        self.pid = self.proc.pid
+        self.log = wire.LogDrain(log_r, log_cap, close=True).start()
+        self._poll = select.poll()
+        self._poll.register(self._reply, select.POLLIN)
+        self._clock = _cpu_clock(self.pid)
+        self._mark = 0.0
+        self.status: int | None = None
+        self.closed = False
+        self._write(wire.encode({**init, "writable": self.tmpdir}), None)
+
+    def _spawn(self, python: str, cmd_r: int, rep_w: int, log_w: int) -> subprocess.Popen:
+        argv = [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.host",
+                str(cmd_r), str(rep_w), str(os.getpid())]
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
+                                pass_fds=(cmd_r, rep_w), close_fds=True,
+                                start_new_session=True, cwd=self.tmpdir, env=self._env())
+
+    def _env(self) -> dict[str, str]:
+        """A scrubbed environment: nothing of the harness's leaks to the bot."""
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                "HOME": self.tmpdir, "TMPDIR": self.tmpdir, "PYTHONHASHSEED": "0",
+                "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
+
+    # ---------------------------------------------------------------- talking
+    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Answer:
+        """Wait for the answer to ``init``: CPU since birth, wall time since spawn."""
+        deadline = None if wall_limit is None else self.started + wall_limit
+        return self._receive(self.started, 0.0, cpu_limit, deadline)
+
+    def request(self, message: dict, cpu_limit: float | None,
+                wall_limit: float | None) -> Answer:
+        """Send one command and wait for its reply under the given limits."""
+        start = time.monotonic()
+        cpu0 = self._mark
+        deadline = None if wall_limit is None else start + wall_limit
+        problem = self._write(wire.encode(message), deadline)
+        if problem is not None:
+            return self._failed(problem, start, cpu0)
+        return self._receive(start, cpu0, cpu_limit, deadline)
+
+    def post(self, message: dict, timeout: float = 1.0) -> bool:
+        """Send a command that gets no reply; False if it could not be written."""
+        return self._write(wire.encode(message), time.monotonic() + timeout) is None
+
+    def _receive(self, start: float, cpu0: float, cpu_limit: float | None,
+                 deadline: float | None) -> Answer:
+        status, value, detail = self._next_frame(start, cpu0, cpu_limit, deadline)
+        cpu, wall = self._spent(start, cpu0)
+        if status == wire.OK:
+            return Answer("ok", value, cpu, wall, "")
+        if status == wire.CLOSED:
+            return Answer("crash", None, cpu, wall, self._death(detail))
+        return Answer(status, None, cpu, wall, detail)
+
+    def _next_frame(self, start: float, cpu0: float, cpu_limit: float | None,
+                    deadline: float | None) -> tuple[str, object, str]:
+        """The next whole frame, or why none came (the deadline covers all of it)."""
+        buf = self._frames
+        frame = buf.pop()
+        while frame is None:
+            late = self._wait(start, cpu0, cpu_limit, deadline)
+            if late is not None:
+                return wire.TIMEOUT, None, f"stopped waiting ({late}): {_got(buf)}"
+            try:
+                chunk = os.read(self._reply, 65536)
+            except BlockingIOError:
+                continue
+            except OSError as e:
+                return wire.CLOSED, None, f"reading its reply failed: {e}"
+            if not chunk:
+                return wire.CLOSED, None, f"its reply pipe closed; {_got(buf)}"
+            frame = buf.take(chunk)
+        return frame
+
+    def _wait(self, start: float, cpu0: float, cpu_limit: float | None,
+              deadline: float | None) -> str | None:
+        """None once the reply pipe is readable; else why we stopped waiting."""
+        check = None if cpu_limit is None else start + cpu_limit
+        while True:
+            until = min(x for x in (check, deadline, math.inf) if x is not None)
+            if self._poll.poll(_ms(until)):
+                return None
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return f"wall-clock cap at {now - start:.3f} s"
+            used = self.cpu()
+            if used is None or cpu_limit is None:
+                check = None
+                continue
+            used -= cpu0
+            if used > cpu_limit:
+                return f"CPU limit at {used:.3f} s"
+            check = now + max(cpu_limit - used, _MIN_STEP)
+
+    def _spent(self, start: float, cpu0: float) -> tuple[float, float]:
+        """(cpu, wall) seconds since start; the CPU mark moves to now.
+
+        Without a CPU clock (not Linux) the CPU time is taken to be the wall
+        time; a process already gone reports 0.
+        """
+        now = self.cpu()
+        wall = time.monotonic() - start
+        if now is None:
+            return (wall if self._clock is None else 0.0), wall
+        self._mark = now
+        return max(0.0, now - cpu0), wall
+
+    def _failed(self, problem: str, start: float, cpu0: float) -> Answer:
+        cpu, wall = self._spent(start, cpu0)
+        if problem == "closed":
+            return Answer("crash", None, cpu, wall, self._death("its command pipe is closed"))
+        return Answer("timeout", None, cpu, wall, problem)
+
+    def _write(self, data: bytes, deadline: float | None) -> str | None:
+        """Write all of data to the command pipe; None, "closed" or a timeout detail."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._cmd, view):]
+            except BlockingIOError:
+                if not _writable(self._cmd, deadline):
+                    return "the bot stopped reading its commands (pipe full)"
+            except OSError:  # EPIPE: the host is gone
+                return "closed"
+        return None
+
+    # ------------------------------------------------------------ inspecting
+    def cpu(self) -> float | None:
+        """CPU seconds the process has used so far (all its threads), or None."""
+        if self._clock is None:
+            return None
+        try:
+            return time.clock_gettime_ns(self._clock) / 1e9
+        except OSError:
+            return None
+
+    def alive(self) -> bool:
+        return not self.closed and self.proc.poll() is None
+
+    def _death(self, what: str) -> str:
+        """Why the reply stream ended: the exit status if the process is gone."""
+        try:
+            code = self.proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            return f"{what}; the process is still running (killed)"
+        return f"{what}: the bot process {describe_exit(code)}"
+
+    # ---------------------------------------------------------------- ending
+    def kill(self) -> int | None:
+        """Kill the process group, reap it, close the pipes; the exit status."""
+        if self.closed:
+            return self.status
+        self.closed = True
+        self.status = kill_group(self.proc)
+        for fd in (self._cmd, self._reply):
+            _close(fd)
+        self.log.join(0.5)
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        return self.status
+
+    def log_text(self) -> str:
+        return self.log.text()
+
+
+def describe_exit(code: int | None) -> str:
+    """A Popen return code in words ("exited with status 3", "was killed by SIGSEGV")."""
+    if code is None:
+        return "did not exit"
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}" + _SIGNAL_HINTS.get(name, "")
+
+
+_SIGNAL_HINTS = {
+    "SIGSEGV": " (segmentation fault)",
+    "SIGKILL": " (the harness, the CPU backstop or the kernel's OOM killer)",
+    "SIGXCPU": " (its CPU-time backstop, RLIMIT_CPU)",
+    "SIGSYS": " (a system call the seccomp filter kills)",
+    "SIGABRT": " (aborted)",
+}
+
+
+def _pipe(opened: list[int]) -> tuple[int, int]:
+    r, w = os.pipe2(os.O_CLOEXEC)
+    opened += [r, w]
+    return r, w
+
+
+def _grow(fd: int) -> None:
+    """A larger command pipe, so a whole game's history fits without waiting."""
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, CMD_PIPE_SIZE)
+    except (OSError, AttributeError):
+        pass
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def _cpu_clock(pid: int) -> int | None:
+    """The clock id of pid's process CPU clock (Linux's CPUCLOCK_SCHED), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    clock = ((~pid) << 3) | 2
+    try:
+        time.clock_gettime_ns(clock)
+    except OSError:
+        return None
+    return clock
+
+
+def _got(buf: wire.FrameBuffer) -> str:
+    return f"got {buf.progress()}" if buf.buf else "no reply"
+
+
+def _ms(until: float) -> int | None:
+    """poll() timeout in ms until a time.monotonic() value (None: forever)."""
+    if until == math.inf:
+        return None
+    return max(0, math.ceil((until - time.monotonic()) * 1000))
+
+
+def _writable(fd: int, deadline: float | None) -> bool:
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return bool(poller.poll(_ms(math.inf if deadline is None else deadline)))

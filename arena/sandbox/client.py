@@ -1,0 +1,298 @@
+"""SandboxClient: a seat's bot in its own confined process, seen from the referee.
+
+The referee's :class:`arena.referee.Client` protocol, answered by a host
+process (:mod:`arena.sandbox.host`) that runs the bot under the OS limits of
+:mod:`arena.sandbox.limits`. What crosses to the bot is only what the referee
+hands this seat (its own filtered events, its legal actions); what comes back
+is judged here and never trusted:
+
+- every call returns a :class:`~arena.referee.Reply` whose status is ``ok`` or
+  a fault kind (``timeout``, ``crash``, ``malformed``; the referee's
+  ``check_reply`` finds ``illegal``); nothing a bot does raises here;
+- time is judged by :class:`~arena.sandbox.timing.Clock` on the process's CPU
+  time as the kernel counts it, with a wall-clock cap of 3x;
+- after a timeout, a crash or a garbled frame the process group is killed and
+  a fresh process started at once; it catches up on the seat's whole event
+  history when it is next asked, so the game goes on.
+
+One process serves many games (start-up costs a few hundred ms); ``close``
+kills it. If the harness dies first, the kernel kills the bot
+(``PR_SET_PDEATHSIG``) and its command pipe ends.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+
+from arena.referee import Reply
+from arena.sandbox.botproc import LOG_CAP, BotProcess
+from arena.sandbox.limits import Limits, detect, harden_harness
+from arena.sandbox.timing import WALL_FACTOR, Clock
+
+SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
+                   "/etc/localtime", "/dev/urandom", "/proc/self")
+"""What a bot may read besides Python's own paths and its plugin's folder."""
+KEPT_LOGS = 4
+_HARDENED: list = []
+
+
+@dataclass(slots=True)
+class _Game:
+    """What this seat has been shown of the current game (to catch a fresh process up)."""
+
+    seat: int
+    players: int
+    rules: dict
+    seed: int
+    events: list = field(default_factory=list)
+
+
+class SandboxClient:
+    """Runs ``spec``'s bot in a confined process under ``limits``.
+
+    ``limits``: an object with ``decision_ms``, ``bank_ms``, ``startup_ms`` and
+    ``memory_mb`` (an :class:`arena.config.LimitsSpec`; None: its defaults).
+    0 means "not limited" for each. ``os_limits`` replaces the OS-level
+    :class:`~arena.sandbox.limits.Limits` derived from it (tests use it).
+    """
+
+    def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
+                 log_cap: int = LOG_CAP, python: str | None = None) -> None:
+        if limits is None:
+            from arena.config import LimitsSpec
+            limits = LimitsSpec()
+        self.spec, self.name, self.limits = spec, spec.name, limits
+        self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
+        self._log_cap, self._python = log_cap, python
+        self._player = player_target(spec)
+        self._proc: BotProcess | None = None
+        self._spawn_error: str | None = None
+        self._game: _Game | None = None
+        self._clock = Clock.from_limits(limits)
+        self._start_failed: str | None = None
+        self._logs: deque[str] = deque(maxlen=KEPT_LOGS)
+        self._logs_dropped = 0
+        self.pids: list[int] = []
+        self.confinement: dict | None = None
+        self._box: dict = {}
+        self._finalizer = weakref.finalize(self, _kill_box, self._box)
+        self._spawn()  # now, so its start-up overlaps the other seats'
+
+    # ------------------------------------------------------- Client protocol
+    def begin(self, seat, players, rules, seed, events) -> Reply:
+        """A new game: a fresh bot (in the running process) fed the seat's first events."""
+        self._game = _Game(seat, players, rules.to_dict(), seed, list(events))
+        self._clock = Clock.from_limits(self.limits)
+        self._start_failed = None
+        self._recycle_if_spent()
+        return self._open_game()
+
+    def decide(self, events, legal, decision) -> Reply:
+        """One decision; a fresh process first catches up on the game so far."""
+        if self._game is None:
+            return Reply("crash", detail="decide() before begin()")
+        self._game.events.extend(events)
+        if self._proc is None or not self._proc.in_game:
+            reply = self._open_game()
+            if reply.status != "ok":
+                return reply
+            events = ()
+        message = {"op": "decide", "events": events, "legal": legal,
+                   "decision": decision, "time_left": self._clock.allowed}
+        return self._ask(message, "action")
+
+    def finish(self, events, result) -> None:
+        """The game's last events and its result; the bot's end_game is not waited for."""
+        if self._proc is not None and self._proc.in_game:
+            message = {"op": "finish", "events": events,
+                       "result": None if result is None else result.to_dict()}
+            if self._proc.post(message):
+                self._proc.in_game = False
+            else:
+                self._drop(respawn=True)
+        self._game = None
+
+    def close(self) -> None:
+        """Kill the bot's process group; the client is done."""
+        self._drop(respawn=False)
+        self._finalizer()
+
+    def ping(self) -> Reply:
+        """A round trip through the host without the bot (benchmarks, health checks)."""
+        failure = self._ensure_ready()
+        if failure is not None:
+            return failure
+        return self._ask({"op": "ping"}, "pong")
+
+    # ------------------------------------------------------------ inspecting
+    @property
+    def processes(self) -> int:
+        """How many bot processes this client has started (1 + restarts)."""
+        return len(self.pids)
+
+    @property
+    def pid(self) -> int | None:
+        """The current bot process's pid (None between a failure and the next start)."""
+        return None if self._proc is None else self._proc.pid
+
+    def log_text(self) -> str:
+        """The bot's stdout and stderr, per process (the last few), each capped."""
+        parts = list(self._logs)
+        if self._proc is not None:
+            parts.append(_log_section(self._proc))
+        head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []
+        return "\n".join(head + parts)
+
+    # --------------------------------------------------------------- private
+    def _open_game(self) -> Reply:
+        """Start the process if needed, then send it the game so far."""
+        if self._start_failed is not None:
+            return Reply("crash", detail=f"not restarted again this game: {self._start_failed}")
+        failure = self._ensure_ready()
+        if failure is not None:
+            self._start_failed = failure.detail
+            return failure
+        g = self._game
+        message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
+                   "seed": g.seed, "events": g.events}
+        reply = self._ask(message, "ok")
+        if reply.status == "ok":
+            self._proc.in_game = True
+        return reply
+
+    def _ensure_ready(self) -> Reply | None:
+        """None once a process has said ready; else the start-up fault."""
+        if self._proc is not None and self._proc.ready_info is not None:
+            return None
+        if self._proc is None and not self._spawn():
+            return Reply("crash", detail=f"start-up: {self._spawn_error}")
+        startup = self.limits.startup_ms / 1000 if self.limits.startup_ms else None
+        answer = self._proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
+        value = answer.value if isinstance(answer.value, dict) else {}
+        if answer.status == "ok" and value.get("ready") is True:
+            self._proc.ready_info = value
+            self.confinement = value.get("confinement")
+            return None
+        status = answer.status if answer.status != "ok" else "crash"
+        detail = answer.detail or str(value.get("error") or "no ready answer")[:300]
+        if status == "timeout":
+            detail = (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
+                      f"of wall-clock time; {detail}")
+        self._drop(respawn=False)
+        return Reply(status, None, answer.cpu, answer.wall, f"start-up: {detail}")
+
+    def _ask(self, message: dict, key: str) -> Reply:
+        """One timed request to a ready process; faults end the process."""
+        answer = self._proc.request(message, self._clock.allowed, self._clock.wall_cap)
+        late = self._clock.charge(answer.cpu, answer.wall)
+        status, value, detail = answer.status, None, answer.detail
+        if status == "ok":
+            status, value, detail = read_answer(answer.value, key)
+        if late is not None and status == "ok":
+            status, detail = "timeout", f"{late}; its answer came too late"
+        elif late is not None and status == "timeout":
+            detail = f"{late}; {detail}"
+        if answer.status != "ok" or status in ("timeout", "crash"):
+            self._drop(respawn=True)
+        return Reply(status, value, answer.cpu, answer.wall, detail)
+
+    def _spawn(self) -> bool:
+        """Start a process (not waiting for it); False if the OS refused."""
+        if not _HARDENED:
+            _HARDENED.append(harden_harness())
+        init = {"player": self._player["player"], "path": self._player.get("path"),
+                "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
+                "readable": [p for p in SYSTEM_READABLE if os.path.exists(p)]}
+        try:
+            self._proc = BotProcess(init, python=self._python, log_cap=self._log_cap)
+        except OSError as exc:
+            self._proc, self._spawn_error = None, f"could not start the bot process: {exc}"
+            return False
+        self._box["proc"] = self._proc
+        self.pids.append(self._proc.pid)
+        return True
+
+    def _drop(self, respawn: bool) -> None:
+        """Kill the current process (keeping its log); maybe start the next one."""
+        proc, self._proc = self._proc, None
+        self._box.pop("proc", None)
+        if proc is not None:
+            proc.kill()
+            if len(self._logs) == self._logs.maxlen:
+                self._logs_dropped += 1
+            self._logs.append(_log_section(proc))
+        if respawn and self._start_failed is None:
+            self._spawn()
+
+    def _recycle_if_spent(self) -> None:
+        """Between games, replace a process that used half its CPU backstop."""
+        backstop = self.os_limits.cpu_seconds
+        if self._proc is None or backstop is None:
+            return
+        used = self._proc.cpu()
+        if used is not None and used > backstop / 2:
+            self._drop(respawn=True)
+
+
+def read_answer(value, key: str) -> tuple[str, object, str]:
+    """(status, the answer under key, detail) from a reply frame's data."""
+    if not isinstance(value, dict):
+        return "malformed", None, f"the reply is not an object (got {type(value).__name__})"
+    if "error" in value:
+        return "crash", None, str(value["error"])[:300]
+    if "bad" in value:
+        return "malformed", None, f"the answer is not plain data: {str(value['bad'])[:200]}"
+    if key not in value:
+        return "malformed", None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
+    return "ok", value[key], ""
+
+
+def player_target(spec) -> dict:
+    """How the host finds the player: its factory by module path, else by name.
+
+    The module path is used only when the factory is a module-level object
+    importable again by that path (then its import root is added to the
+    host's sys.path); otherwise the host loads the plugins and asks by name.
+    """
+    player = {"name": spec.name}
+    factory = spec.factory
+    module = getattr(factory, "__module__", None)
+    qualname = getattr(factory, "__qualname__", None)
+    if not module or not qualname or module == "__main__" or "<" in qualname:
+        return {"player": player}
+    obj = sys.modules.get(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+    if obj is not factory:
+        return {"player": player}
+    player.update(module=module, qualname=qualname)
+    return {"player": player, "path": _import_root(sys.modules[module])}
+
+
+def _import_root(module) -> str | None:
+    """The sys.path entry module was imported from."""
+    path = getattr(module, "__file__", None)
+    if not path:
+        return None
+    path = os.path.abspath(path)
+    ups = module.__name__.count(".") + (os.path.basename(path) == "__init__.py")
+    root = os.path.dirname(path)
+    for _ in range(ups):
+        root = os.path.dirname(root)
+    return root
+
+
+def _log_section(proc: BotProcess) -> str:
+    text = proc.log_text()
+    return f"[bot process {proc.pid}]" + (f"\n{text}" if text else " (no output)")
+
+
+def _kill_box(box: dict) -> None:
+    """Finalizer: kill a client's process if it was never closed."""
+    proc = box.pop("proc", None)
+    if proc is not None:
+        proc.kill()

@@ -1,0 +1,205 @@
+"""The bot side of a sandboxed seat: ``python -m arena.sandbox.host CMD_FD REPLY_FD PARENT``.
+
+Started by :class:`arena.sandbox.client.SandboxClient` from a clean
+interpreter, before any game exists. In order, it:
+
+1. asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``);
+2. reads the ``init`` frame: the limits, the harness's :func:`detect`
+   report, its writable folder, and the player to load;
+3. confines itself (:func:`arena.sandbox.limits.confine`) while it still runs
+   only the harness's own code, single-threaded;
+4. only then imports the bot's module (its import-time code runs confined)
+   and answers ``{"ready": true, ...}`` (or ``{"error": ...}`` and exits);
+5. serves commands until its command pipe closes:
+
+   - ``game``: seat, players, rules, seed and the seat's events so far: a
+     fresh bot is built with that seed and its ``new_game`` called;
+     answers ``{"ok": true}``;
+   - ``decide``: new events, the legal actions, the decision kind: the view
+     is rebuilt from the seat's events alone and the bot's ``act`` called;
+     answers ``{"action": ...}``;
+   - ``finish``: the last events and the result; ``end_game``; no answer;
+   - ``ping``: answers ``{"pong": true}`` (the transport alone, for benchmarks).
+
+A bot's exception is answered ``{"error": "Type: message"}`` (the traceback
+goes to the log); an answer that is not plain data is ``{"bad": repr}``.
+Nothing here is trusted by the harness: it judges what arrives.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import sys
+import traceback
+
+from arena.cards import CARDS
+from arena.result import Result
+from arena.rules import Rules
+from arena.sandbox import linux, wire
+from arena.sandbox.limits import Capabilities, Limits, confine
+from arena.views import SeatTracker
+
+PR_SET_PDEATHSIG = 1
+_MAX_COMMAND = 64 << 20
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the host on the fds named in argv (CMD_FD REPLY_FD PARENT_PID)."""
+    cmd, reply, parent = (int(a) for a in (sys.argv[1:] if argv is None else argv))
+    _die_with(parent)
+    host, commands = Host(reply, parent), Commands(cmd)
+    if not host.start(commands.next()):
+        return 1
+    host.serve(commands)
+    return 0
+
+
+def _die_with(parent: int) -> None:
+    """SIGKILL us when the harness dies (and leave now if it already has)."""
+    try:
+        linux.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass  # not Linux: the command pipe's end of file stops us instead
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+class Commands:
+    """The harness's frames, read a pipe-full at a time (one read per command, usually)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.frames = wire.FrameBuffer(_MAX_COMMAND)
+
+    def next(self):
+        """The next command (blocking); exit quietly at end of file or on nonsense."""
+        frame = self.frames.pop()
+        while frame is None:
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                os._exit(0)
+            frame = self.frames.take(chunk)
+        if frame[0] != wire.OK:
+            os._exit(2)  # the harness never sends this
+        return frame[1]
+
+
+class Host:
+    """The bot's process: builds bots, keeps the seat's view, answers commands."""
+
+    def __init__(self, reply_fd: int, parent: int) -> None:
+        self.reply, self.parent = reply_fd, parent
+        self.factory = None
+        self.bot = None
+        self.tracker: SeatTracker | None = None
+        self._rules: tuple[dict, Rules] | None = None
+
+    def send(self, obj) -> None:
+        try:
+            data = wire.encode(obj)
+        except (TypeError, ValueError):  # not plain data: say so, in plain data
+            data = wire.encode({"bad": _short(repr(obj.get("action")))})
+        sent = os.write(self.reply, data)
+        if sent < len(data):
+            wire.write_frame_bytes(self.reply, data[sent:])
+
+    def start(self, init: dict) -> bool:
+        """Confine, then load the player; send ready or the error. True when ready."""
+        if init.get("path"):
+            sys.path.append(init["path"])
+        report = confine(Limits.from_dict(init["limits"]), writable_dir=init["writable"],
+                         readable=init.get("readable"),
+                         caps=Capabilities.from_dict(init["caps"]))
+        if not report.ok:
+            failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps
+                               if s.status == "failed")
+            self.send({"error": f"confinement failed ({failed})"})
+            return False
+        _die_with(self.parent)  # credential changes may have cleared it
+        try:
+            self.factory = load_factory(init["player"])
+        except BaseException as exc:  # the bot's import: anything may happen
+            traceback.print_exc()
+            self.send({"error": f"cannot load player {init['player'].get('name')!r}: "
+                                f"{type(exc).__name__}: {_short(str(exc))}"})
+            return False
+        self.send({"ready": True, "pid": os.getpid(), "confinement": report.to_dict()})
+        return True
+
+    def serve(self, commands: Commands) -> None:
+        handlers = {"game": self.game, "decide": self.decide, "finish": self.finish,
+                    "ping": lambda m: {"pong": True}}
+        while True:
+            message = commands.next()
+            handler = handlers.get(message.get("op"))
+            if handler is None:
+                os._exit(3)  # the harness never sends this: stop
+            try:
+                answer = handler(message)
+            except Exception as exc:
+                traceback.print_exc()
+                answer = {"error": f"{type(exc).__name__}: {_short(str(exc))}"}
+                if message["op"] == "finish":
+                    continue
+            if answer is not None:
+                self.send(answer)
+
+    def game(self, m: dict) -> dict:
+        """A new game: a fresh bot with the seed, fed the seat's events so far."""
+        self.bot = None
+        self.tracker = SeatTracker(m["seat"], m["players"], self.rules(m["rules"]))
+        self.tracker.feed_many(m["events"])
+        bot = self.factory(seed=m["seed"])
+        if not callable(getattr(bot, "act", None)):
+            raise TypeError(f"the factory returned {type(bot).__name__}, expected an arena.Bot")
+        self.bot = bot
+        bot.new_game(self.tracker.view())
+        return {"ok": True}
+
+    def decide(self, m: dict) -> dict:
+        self.tracker.feed_many(m["events"])
+        legal = m["legal"]
+        if m["decision"] == "play":
+            legal = [CARDS[c] for c in legal]
+        view = self.tracker.view(legal, m["decision"], m.get("time_left"))
+        if self.bot is None:
+            raise RuntimeError("no bot: its game never started")
+        return {"action": self.bot.act(view)}
+
+    def finish(self, m: dict) -> None:
+        self.tracker.feed_many(m["events"])
+        if self.bot is not None and m.get("result") is not None:
+            self.bot.end_game(Result.from_dict(m["result"]))
+
+    def rules(self, data: dict) -> Rules:
+        """Rules from their dict, rebuilt only when they change."""
+        if self._rules is None or self._rules[0] != data:
+            self._rules = (data, Rules.from_dict(data))
+        return self._rules[1]
+
+
+def load_factory(player: dict):
+    """The player's factory: ``module`` + ``qualname`` if given, else by name from the plugins.
+
+    ``module``/``qualname`` are derived by the harness from the PlayerSpec it
+    was given (never from anything a bot says): just another way to name a
+    player that is importable here.
+    """
+    if player.get("module"):
+        obj = importlib.import_module(player["module"])
+        for part in player["qualname"].split("."):
+            obj = getattr(obj, part)
+        return obj
+    from arena.plugins import load
+
+    return load().get(player["name"]).factory
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main())
