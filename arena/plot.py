@@ -137,7 +137,7 @@ def faults_figure(counts: Mapping[str, Mapping[str, int]], order: Sequence[str])
         ax.set_yticks(ys, list(order))
         ax.invert_yaxis()
         ax.set_xlabel("faults")
-        ax.legend(loc="lower right", fontsize=8, ncols=len(FAULT_KINDS))
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=8, ncols=len(FAULT_KINDS))
     return fig
 
 
