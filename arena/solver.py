@@ -188,7 +188,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
                         break
         memo[key] = v
         n = len(memo)
-        if n & 4095 == 0:
+        if n & 255 == 0:
             _budget(n)
         return v
 

@@ -1,0 +1,259 @@
+"""The sampler: determinised playouts, and the exact solver with two players left.
+
+At each decision with a choice it repeats, until its time is spent:
+
+1. deal the cards it cannot see to the other players at random, consistent with
+   everything its seat knows: hand sizes, cards known to be held (public
+   pick-ups), suits a player is known to be void in, cards played or
+   discarded, and hidden draws (a hidden drawn card comes from the pile);
+2. for each legal card, play the game out from there on a fast internal state
+   (:mod:`players.sampler_sim`) with the heuristic policy at every seat;
+
+and plays the card that became the Bhabhi least often (ties: the better mean
+finishing place). Every legal card is scored on the same sampled deals.
+
+With two players left the game is one of perfect information (one pack): it
+asks the exact solver (:mod:`arena.solver`) for the best cards within part of
+its budget, keeping the solver's memo for the rest of the game; if the solver
+runs out of time it falls back to playouts. Among cards the solver rates
+equal it picks by playouts too (a lost position against perfect play may
+still be won against a fallible opponent).
+
+Anytime: it stops within ``budget_ms`` of CPU time per decision (default
+150 ms, well under the default decision limit of 1000 ms), or within a quarter
+of ``view.time_left`` when the harness gives one. Trumps (Donkey) and two
+packs are left to the heuristic player.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from arena import Bot
+from arena.cards import CARDS, PACK
+from arena.solver import Solver, SolverBudget
+
+from .heuristic import HeuristicBot
+from .sampler_sim import SM, new_sim
+
+FULL = (1 << PACK) - 1
+MEMO_LIMIT = 1_500_000
+"""Solver states kept between decisions (about 200 MB at most)."""
+
+
+def _popcount(m: int) -> int:
+    return m.bit_count()
+
+
+class Knowledge:
+    """What the seat knows, in bitmasks, ready for sampling worlds."""
+
+    def __init__(self, view) -> None:
+        self.me = view.seat
+        self.n = view.players
+        self.active = list(view.active)
+        self.n_active = sum(self.active)
+        self.hand = 0
+        for c in view.hand:
+            self.hand |= 1 << c
+        self.trick = [(s, int(c)) for s, c in view.trick]
+        self.trick_mask = 0
+        for _, c in self.trick:
+            self.trick_mask |= 1 << c
+        self.known = list(view.known_masks)
+        self.known[self.me] = self.hand
+        self.voids = list(view.void_masks)
+        self.sizes = list(view.hand_sizes)
+        located = self.hand | self.trick_mask | view.pile_mask
+        for s in range(self.n):
+            located |= self.known[s]
+        self.floating = FULL & ~located
+        self.pile_mask = view.pile_mask
+        self.need = [0] * self.n
+        for s in range(self.n):
+            if s != self.me and self.sizes[s] > 0:
+                self.need[s] = max(0, self.sizes[s] - _popcount(self.known[s] & ~self.trick_mask))
+        self.extra = sum(self.need) - _popcount(self.floating)
+        self.leader = self.trick[0][0] if self.trick else self.me
+        self.drawn_lead = _drawn_lead(view)
+        self.first = view.first_trick
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """Every hand in one world consistent with this knowledge."""
+        pool = _cards(self.floating)
+        if self.extra > 0:
+            pool += rng.sample(_cards(self.pile_mask), min(self.extra, _popcount(self.pile_mask)))
+        seats = [s for s in range(self.n) if self.need[s] > 0]
+        for _ in range(20):
+            hands = self._try_deal(pool, seats, rng, use_voids=True)
+            if hands is not None:
+                return hands
+        return self._try_deal(pool, seats, rng, use_voids=False)
+
+    def _try_deal(self, pool: list[int], seats: list[int], rng: random.Random, use_voids: bool):
+        cap = self.need[:]
+        hands = [self.known[s] if s != self.me else self.hand for s in range(self.n)]
+        cards = pool[:]
+        rng.shuffle(cards)
+        if use_voids:
+            # The most constrained cards first: those few seats may take.
+            cards.sort(key=lambda c: sum(1 for s in seats if not self.voids[s] >> (c // 13) & 1))
+        for c in cards:
+            suit_bit = 1 << (c // 13)
+            total = 0
+            for s in seats:
+                if cap[s] and not (use_voids and self.voids[s] & suit_bit):
+                    total += cap[s]
+            if not total:
+                if use_voids:
+                    return None
+                continue                     # more cards than places: the rest stay unplaced
+            r = rng.random() * total
+            for s in seats:
+                if cap[s] and not (use_voids and self.voids[s] & suit_bit):
+                    r -= cap[s]
+                    if r < 0:
+                        break
+            hands[s] |= 1 << c
+            cap[s] -= 1
+        return hands
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _drawn_lead(view) -> bool:
+    """Was the card leading the current trick one its leader had just drawn?"""
+    if not view.trick:
+        return False
+    leader = view.trick[0][0]
+    plays = 0
+    for e in reversed(view.history):
+        kind = e["type"]
+        if kind == "play":
+            plays += 1
+            if plays > len(view.trick):
+                return False
+        elif kind == "draw":
+            return plays == len(view.trick) and e["seat"] == leader
+        elif kind == "deal":
+            return plays == len(view.trick) and e.get("drawn") is not None
+        elif kind in ("clean", "pickup"):
+            return False
+    return False
+
+
+class SamplerBot(Bot):
+    """Determinised playouts with the heuristic policy; the exact solver with two left."""
+
+    name = "sampler"
+
+    def __init__(self, seed: int = 0, budget_ms: float = 150.0, max_worlds: int = 2000,
+                 solver_share: float = 0.6, **options) -> None:
+        super().__init__(seed, **options)
+        self.budget = budget_ms / 1000.0
+        self.max_worlds = max_worlds
+        self.solver_share = solver_share
+        self.fallback = HeuristicBot(seed)
+        self.solver: Solver | None = None
+        self.last: dict = {}
+
+    def new_game(self, view) -> None:
+        self.solver = None
+
+    def take(self, view) -> bool:
+        return self.fallback.take(view)
+
+    def play(self, view):
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        rules = view.rules
+        if rules.trumps or rules.decks != 1:
+            return self.fallback.play(view)
+        start = time.thread_time()
+        budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)
+        deadline = start + budget
+        know = Knowledge(view)
+        moves = [int(c) for c in legal]
+        self.last = {"worlds": 0, "solver": None}
+        if know.n_active == 2:
+            moves = self._solve(view, know, moves, start + self.solver_share * budget)
+            if len(moves) == 1:
+                return CARDS[moves[0]]
+        return CARDS[self._sample(view, know, moves, deadline)]
+
+    # ---------------------------------------------------------- two players
+    def _solve(self, view, know: Knowledge, moves: list[int], deadline: float) -> list[int]:
+        """The solver's best moves (all of ``moves`` if it cannot finish in time)."""
+        me = know.me
+        other = next(s for s in range(know.n) if know.active[s] and s != me)
+        other_hand = know.known[other] | know.floating
+        if _popcount(other_hand) != know.sizes[other] or other_hand & know.hand:
+            return moves
+        if self.solver is None or self.solver.rules != view.rules:
+            self.solver = Solver(view.rules)
+        solver = self.solver
+        if len(solver.memo) > MEMO_LIMIT:
+            solver.memo.clear()
+        solver.deadline = deadline
+        try:
+            if not know.trick:
+                sol = solver.solve(know.hand, other_hand)
+            else:
+                led = know.trick[0][1]
+                sol = solver.solve_reply(other_hand, know.hand, led, know.drawn_lead)
+        except SolverBudget:
+            self.last["solver"] = "out of time"
+            return moves
+        finally:
+            solver.deadline = None
+        self.last["solver"] = sol.value
+        best = [c for c in sol.best if c in moves]
+        return best or moves
+
+    # ------------------------------------------------------------ playouts
+    def _sample(self, view, know: Knowledge, moves: list[int], deadline: float) -> int:
+        me, rng = know.me, self.rng
+        scores = [0.0] * len(moves)
+        worlds = 0
+        clock = time.thread_time
+        rules = view.rules
+        n = know.n
+        while True:
+            hands = know.deal(rng)
+            held = know.trick_mask
+            for h in hands:
+                held |= h
+            pile = _cards(FULL & ~held)
+            seed = rng.random()
+            base = new_sim(rules, n, hands, know.active, list(view.out), pile, know.leader, me,
+                           know.trick, know.first, -1, know.drawn_lead, rng)
+            for i, m in enumerate(moves):
+                sim = base.copy()
+                sim.rng = random.Random(seed)
+                sim.play(m)
+                sim.run()
+                scores[i] += _score(sim, me, n)
+            worlds += 1
+            if worlds >= self.max_worlds or clock() >= deadline:
+                break
+        self.last["worlds"] = worlds
+        best = min(range(len(moves)), key=lambda i: scores[i])
+        return moves[best]
+
+
+def _score(sim, me: int, n: int) -> float:
+    """1 for the Bhabhi, plus a small term for a worse finishing place."""
+    if sim.loser == me:
+        return 1.0
+    if me in sim.out:
+        return 0.05 * sim.out.index(me) / max(1, n - 1)
+    return 0.05
