@@ -5,6 +5,7 @@ from __future__ import annotations
 from arena.plugins import PlayerSpec, hookimpl
 
 from .heuristic import HeuristicBot
+from .sampler import SamplerBot
 from .simple import HighBot, LowBot, RandomBot
 
 
@@ -18,4 +19,7 @@ def arena_players() -> list[PlayerSpec]:
         PlayerSpec("heuristic", HeuristicBot,
                    "ducks under players known void, dumps high cards when safe, leads suits all hold",
                    trusted=True),
+        PlayerSpec("sampler", SamplerBot,
+                   "samples the hidden hands, plays each card out with the heuristic policy, keeps the "
+                   "safest; exact solver with two players left (~150 ms a decision)", trusted=True),
     ]
