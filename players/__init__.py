@@ -21,5 +21,5 @@ def arena_players() -> list[PlayerSpec]:
                    trusted=True),
         PlayerSpec("sampler", SamplerBot,
                    "samples the hidden hands, plays each card out with the heuristic policy, keeps the "
-                   "safest; exact solver with two players left (~150 ms a decision)", trusted=True),
+                   "safest; exact solver with two players left (~50 ms a decision)", trusted=True),
     ]

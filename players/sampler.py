@@ -20,7 +20,7 @@ equal it picks by playouts too (a lost position against perfect play may
 still be won against a fallible opponent).
 
 Anytime: it stops within ``budget_ms`` of CPU time per decision (default
-150 ms, well under the default decision limit of 1000 ms), or within a quarter
+50 ms, a twentieth of the default decision limit of 1000 ms), or within a quarter
 of ``view.time_left`` when the harness gives one. Trumps (Donkey) and two
 packs are left to the heuristic player.
 """
@@ -155,7 +155,7 @@ class SamplerBot(Bot):
 
     name = "sampler"
 
-    def __init__(self, seed: int = 0, budget_ms: float = 150.0, max_worlds: int = 2000,
+    def __init__(self, seed: int = 0, budget_ms: float = 50.0, max_worlds: int = 2000,
                  solver_share: float = 0.6, **options) -> None:
         super().__init__(seed, **options)
         self.budget = budget_ms / 1000.0
