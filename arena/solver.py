@@ -76,7 +76,8 @@ class Solver:
     solved, so a retry with a bigger budget goes on from there).
     """
 
-    def __init__(self, rules: Rules, universe: int = FULL, draw_value: float = 0.5) -> None:
+    def __init__(self, rules: Rules, universe: int = FULL, draw_value: float = 0.5,
+                 canonical: bool = True) -> None:
         if rules.decks != 1:
             raise SolverError(f"the solver needs one pack (got decks={rules.decks})")
         if rules.trumps:
@@ -87,6 +88,9 @@ class Solver:
         self.memo: dict[int, float] = {}
         self.max_states: int | None = None
         self.deadline: float | None = None
+        slices = {universe >> (13 * k) & 0x1FFF for k in range(4)}
+        self.canonical = canonical and len(slices) == 1
+        """Memo keys up to suit permutation (and, where the pile never comes back, rank gaps)."""
         self._lead, self._reply = _build(self, rules, universe, draw_value)
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
@@ -166,8 +170,45 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     rank_of = [c % 13 for c in range(PACK)]
     thread_time = time.thread_time
 
+    canonical = solver.canonical
+    compress = mode != DRAW
+    squeezed: dict[int, tuple[int, int, list[int]]] = {}
+
+    def squeeze(l: int, f: int) -> tuple[int, int, list[int]]:
+        """One suit's two hands with the ranks nobody holds taken out (and each held rank's new place)."""
+        got = squeezed.get(l << 13 | f)
+        if got is None:
+            u, i, l2, f2, place = l | f, 0, 0, 0, [0] * 13
+            for r in range(13):
+                if u >> r & 1:
+                    if l >> r & 1:
+                        l2 |= 1 << i
+                    else:
+                        f2 |= 1 << i
+                    place[r] = i
+                    i += 1
+            got = squeezed[l << 13 | f] = (l2, f2, place)
+        return got
+
+    def canon(L: int, F: int, must: int) -> int:
+        """A key shared by every position equal to this one up to suit permutation (and rank gaps)."""
+        ms = must // 13 if must >= 0 else -1
+        parts = []
+        for s in range(4):
+            l, f = L >> (13 * s) & 0x1FFF, F >> (13 * s) & 0x1FFF
+            mark = 0
+            if compress:
+                l, f, place = squeeze(l, f)
+                if s == ms:
+                    mark = 1 + place[must % 13]
+            elif s == ms:
+                mark = 1 + must % 13
+            parts.append(l << 17 | f << 4 | mark)
+        parts.sort()
+        return parts[0] | parts[1] << 30 | parts[2] << 60 | parts[3] << 90
+
     def lead(L: int, F: int, must: int) -> float:
-        key = L | F << 52 | (must + 1) << 104
+        key = canon(L, F, must) if canonical else L | F << 52 | (must + 1) << 104
         v = memo.get(key)
         if v is not None:
             return v

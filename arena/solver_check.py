@@ -175,3 +175,36 @@ def shared_suit_space(ranks: int = 4) -> int:
 
 __all__ = ["ESCAPES", "check_seed002", "mini_universe", "no_shared_suit_positions", "seed002_count",
            "shared_suit_space", "shared_suit_survey", "survey_lines"]
+
+
+def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = "champions",
+                   progress: Callable[[int], None] | None = None) -> tuple[list[str], dict]:
+    """Seed 002's other claim: the share of games that end in a shootout, with strong players at every seat.
+
+    Plays ``games`` games in-process (the named built-in players, which may repeat,
+    seated as given and rotated one seat per game), deal ``seed * 1_000_003 + g``.
+    """
+    from .plugins import load
+    from .runner import play_one
+    registry = load()
+    rules = Rules.preset(preset)
+    start = time.perf_counter()
+    reasons: dict[str, int] = {}
+    for g in range(games):
+        k = g % len(players)
+        seats = players[k:] + players[:k]
+        record = play_one(registry, rules, seats, seed=seed * 1_000_003 + g, sandbox=False)
+        reason = record["result"]["reason"]
+        reasons[reason] = reasons.get(reason, 0) + 1
+        if progress is not None:
+            progress(g + 1)
+    took = time.perf_counter() - start
+    shoot = reasons.get("shootout", 0)
+    lo, hi = wilson(shoot, games)
+    lines = [f"{preset}, {len(players)} players ({', '.join(players)}), {games} games",
+             f"ended in a shootout: {shoot} of {games} = {100 * shoot / games:.1f}% "
+             f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)",
+             "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])),
+             f"wall time {took:.0f} s"]
+    return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons,
+                   "seconds": took}

@@ -59,8 +59,8 @@ def _rules(rng: random.Random) -> Rules:
 
 
 def _random_position(rng: random.Random, max_cards: int = 3):
-    """Two small hands and a small pile inside a 3-suit x 4-rank universe."""
-    universe = [s * 13 + r for s in range(3) for r in range(9, 13)]
+    """Two small hands and a small pile inside a 4-suit x 3-rank universe."""
+    universe = [s * 13 + r for s in range(4) for r in range(10, 13)]
     rng.shuffle(universe)
     a, b = rng.randint(1, max_cards), rng.randint(1, max_cards)
     pile_n = rng.randint(0, 4)
@@ -159,6 +159,21 @@ def test_best_moves_realise_the_value_against_every_reply(preset):
         losers = _play_out(game, _best_move(solver, _mask(h0)), winner, [])
         assert losers == {1 - winner}, (h0, h1, pile, value)
         checked += 1
+
+
+def test_canonical_keys_change_no_value():
+    """Memo keys up to suit permutation and rank gaps give the same values as raw keys."""
+    rng = random.Random(66)
+    for _ in range(300):
+        rules = _rules(rng)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        a, b = rng.randint(1, 4), rng.randint(1, 4)
+        ma, mb = _mask(deck[:a]), _mask(deck[a:a + b])
+        must = deck[0] if rng.random() < 0.3 else -1
+        one = Solver(rules, canonical=True).value(ma, mb, must)
+        two = Solver(rules, canonical=False).value(ma, mb, must)
+        assert one == pytest.approx(two, abs=1e-12)
 
 
 def test_shootout_and_drawn_cut_known_positions():
