@@ -6,13 +6,8 @@ import random
 
 import pytest
 
-from arena import PRESETS, Game, Rules
+from arena import Game, Rules
 from arena.cards import PACK, SUIT_MASK
-
-PRESET_TABLES = [(name, n) for name, rules in PRESETS.items()
-                 for n in range(rules.seat_range[0], rules.seat_range[1] + 1)]
-"""Every (preset, table size) the presets allow."""
-
 
 def play_out(game: Game, rng: random.Random, limit: int | None = None, each=None) -> Game:
     """Apply uniformly random legal actions until the game ends (or ``limit`` actions)."""
