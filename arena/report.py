@@ -251,8 +251,10 @@ def _games(store: Store, outs: list[Outcome], limit: int) -> tuple[list[dict], s
 
 
 def _environment() -> Environment:
-    return Environment(loader=PackageLoader("arena", "templates"), autoescape=True,
-                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = Environment(loader=PackageLoader("arena", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
+    return env
 
 
 def _asset(name: str) -> str:

@@ -1,22 +1,54 @@
 """check-bot: every built-in player passes; each deliberately broken bot fails on its own check.
 
 The broken bots (tests/broken_bot) run in the sandbox exactly as a submitted
-bot would: the sandbox host imports them by module path.
+bot would: the sandbox host imports them by module path. Sandboxed checks run
+in a child process, as the CLI does: starting a sandboxed bot hardens the
+harness process (PR_SET_DUMPABLE 0, child subreaper), which must not leak
+into the other tests' pytest process.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from broken_bot.results import registry_with_broken
 
-from arena.checkbot import CHECKS, CheckError, check_bot, plan, planned_games, repeat_plan
-from arena.config import LimitsSpec
+from arena.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
 from arena.rules import PRESETS
+
+TESTS = Path(__file__).parent
+_CHILD = """
+import json, sys
+from arena.checkbot import check_bot
+from arena.config import LimitsSpec
+from broken_bot.results import registry_with_broken
+args = json.loads(sys.argv[1])
+limits = LimitsSpec(**args.pop("limits", {}))
+r = check_bot(args.pop("name"), registry=registry_with_broken(), limits=limits, **args)
+print(json.dumps({"rows": [[x.check, x.ok, x.detail] for x in r.rows], "games": r.games,
+                  "sandboxed": r.sandboxed, "notes": list(r.notes)}))
+"""
+
+
+def run_check(name: str, **kwargs) -> CheckReport:
+    """``check_bot(name, **kwargs)`` in a child process (``limits`` as a dict), with the broken bots installed."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps({"name": name, **kwargs})],
+                          capture_output=True, text=True, timeout=600, env=env, cwd=TESTS.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    rows = tuple(CheckRow(*row) for row in data["rows"])
+    return CheckReport(name, rows, data["games"], data["sandboxed"], tuple(data["notes"]))
 
 
 @pytest.fixture(scope="module")
 def registry():
-    """The built-in players plus trump-cheat, flaky, slow, hog and no-take."""
+    """The built-in players plus trump-cheat, flaky, slow, hog and no-take (for in-process checks)."""
     return registry_with_broken()
 
 
@@ -27,9 +59,9 @@ def _only_failures(report, *checks: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["heuristic", "random", "low", "high"])
-def test_builtin_players_pass(registry, name):
+def test_builtin_players_pass(name):
     """Every built-in player passes every check, sandboxed, at every table size of every preset."""
-    report = check_bot(name, registry=registry, games=1)
+    report = run_check(name, games=1)
     _only_failures(report)
     assert [r.check for r in report.rows] == list(CHECKS)
     assert report.sandboxed and report.games == planned_games(1)
@@ -39,43 +71,41 @@ def test_builtin_players_pass(registry, name):
     assert "MiB" in report.row("memory").detail
 
 
-def test_illegal_trump_play_in_donkey_fails(registry):
+def test_illegal_trump_play_in_donkey_fails():
     """A bot that throws a non-trump when it must trump fails "trumps (donkey)" (and "legal answers")."""
-    report = check_bot("trump-cheat", registry=registry, games=1, presets=["donkey", "getaway"])
+    report = run_check("trump-cheat", games=1, presets=["donkey", "getaway"])
     _only_failures(report, "trumps (donkey)", "legal answers")
     detail = report.row("trumps (donkey)").detail
     assert "illegal" in detail and "must play one" in detail and "donkey" in detail
     assert report.row("deterministic").ok and report.row("time").ok
 
 
-def test_nondeterministic_bot_fails(registry):
+def test_nondeterministic_bot_fails():
     """A bot that seeds itself from the clock fails "deterministic", naming the first differing move."""
-    report = check_bot("flaky", registry=registry, games=1, presets=["getaway", "playnest"], table_sizes=[4])
+    report = run_check("flaky", games=1, presets=["getaway", "playnest"], table_sizes=[4])
     _only_failures(report, "deterministic")
     detail = report.row("deterministic").detail
     assert "differs" in detail and "first run" in detail and "self.rng" in detail
 
 
-def test_malformed_take_in_bhabho_fails(registry):
+def test_malformed_take_in_bhabho_fails():
     """A bot that answers a take decision with a card fails "takes (bhabho)"."""
-    report = check_bot("no-take", registry=registry, games=1, presets=["bhabho"], table_sizes=[3, 4])
+    report = run_check("no-take", games=1, presets=["bhabho"], table_sizes=[3, 4])
     _only_failures(report, "takes (bhabho)", "legal answers")
     assert "malformed" in report.row("takes (bhabho)").detail
     assert "True or False" in report.row("takes (bhabho)").detail
 
 
-def test_slow_bot_fails_time(registry):
+def test_slow_bot_fails_time():
     """A bot that thinks 0.3 s once a game, under a 100 ms limit, fails "time" with its timeouts."""
-    report = check_bot("slow", registry=registry, games=1, presets=["getaway"], table_sizes=[3],
-                       limits=LimitsSpec(decision_ms=100))
+    report = run_check("slow", games=1, presets=["getaway"], table_sizes=[3], limits={"decision_ms": 100})
     _only_failures(report, "time")
     assert "timeout" in report.row("time").detail and "limit 100 ms" in report.row("time").detail
 
 
-def test_memory_hog_fails_memory(registry):
+def test_memory_hog_fails_memory():
     """A bot that grabs 2 GiB under a 512 MiB limit fails "memory" (its MemoryError is also a crash)."""
-    report = check_bot("hog", registry=registry, games=1, presets=["getaway"], table_sizes=[3],
-                       limits=LimitsSpec(memory_mb=512))
+    report = run_check("hog", games=1, presets=["getaway"], table_sizes=[3], limits={"memory_mb": 512})
     _only_failures(report, "memory", "legal answers")
     assert "ran out of memory" in report.row("memory").detail
     assert "512 MiB" in report.row("memory").detail
@@ -100,7 +130,8 @@ def test_in_process_run_says_so(registry):
 
 def test_table_lists_every_check(registry):
     """The printed table has a row per check, the result column and a verdict line."""
-    report = check_bot("high", registry=registry, games=1, presets=["bhabho", "donkey"], table_sizes=[3])
+    report = check_bot("high", registry=registry, games=1, presets=["bhabho", "donkey"], table_sizes=[3],
+                       sandbox=False)
     text = report.table()
     for check in CHECKS:
         assert check in text
