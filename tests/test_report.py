@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 from broken_bot.results import PLAYERS, make_results
 
+from arena import Bot, PlayerSpec, Rules
 from arena.engine import Game
+from arena.plugins import load
+from arena.referee import InProcessClient, play_game
 from arena.report import ReportError, report, report_html
 from arena.report_games import apply_recorded, pick_games, replay_steps, start_game
 from arena.store import Store, StoreError
@@ -147,6 +150,30 @@ def test_steps_show_cuts_and_pickups(results):
                     assert picked <= set(re.findall(r"[2-9TJQKA][CDHS]\*?", step["h"][step["pick"]]))
                     assert "CUTS" in prev["m"] and "PICKS UP" in step["m"]
     assert found > 0
+
+
+class _Taker(Bot):
+    """Always takes its neighbour's cards (bhabho); plays its lowest legal card."""
+
+    def take(self, view):
+        return True
+
+    def play(self, view):
+        return min(view.legal, key=lambda c: c.rank)
+
+
+def test_steps_show_takes():
+    """A take in bhabho is its own step: the taker holds the neighbour's cards, who is out with none."""
+    taker = PlayerSpec("taker", _Taker, trusted=True)
+    registry = load(autoload=False)
+    clients = [InProcessClient(taker), *(InProcessClient(registry.get(n)) for n in ("low", "high", "random"))]
+    record = play_game(Rules.preset("bhabho"), clients, 5, names=["taker", "low", "high", "random"])
+    steps = replay_steps(record)
+    takes = [s for s in steps if s["k"] == "take"]
+    assert takes, "the taker never took"
+    for step in takes:
+        assert step["h"][step["victim"]] == "" and step["o"][step["victim"]] is not None
+        assert "TAKES all" in step["m"]
 
 
 # ---------------------------------------------------------------- in a real browser
