@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import socket
+import threading
 from dataclasses import asdict
 
 from .errors import ArenaError
@@ -40,30 +41,50 @@ def _registry():
     return reg
 
 
+def worker_name() -> str:
+    """How refusals name this worker: the host, plus its address when a backend set one."""
+    return _STATE.get("worker_name") or socket.gethostname()
+
+
+def _installed(name: str):
+    """The player as installed here, with its version and code hash (computed once per process)."""
+    found = _STATE.setdefault("installed", {})
+    if name not in found:
+        try:
+            spec = _registry().get(name)
+        except ArenaError as exc:
+            raise WorkerMismatch(f"player {name!r} cannot be loaded on worker {worker_name()}: {exc}; "
+                                 f"install the same players on every worker") from None
+        found[name] = (spec, {"version": spec.version, "code_hash": spec.code_hash()})
+    return found[name]
+
+
 def _check(name: str, expected: dict):
-    spec = _registry().get(name)
-    checked = _STATE.setdefault("checked", {})
-    if name not in checked:
-        got = {"version": spec.version, "code_hash": spec.code_hash()}
-        want = {k: expected.get(k) for k in got}
-        if got != want:
-            raise WorkerMismatch(
-                f"player {name!r} on worker {socket.gethostname()} is version {got['version']} "
-                f"(code {got['code_hash']}), but the tournament uses version {want['version']} "
-                f"(code {want['code_hash']}); install the same player on every worker")
-        checked[name] = True
+    """The installed player, if it is the version and code the coordinator expects (every game:
+    a long-lived worker, e.g. Dask's, serves tournaments whose players may differ)."""
+    spec, got = _installed(name)
+    want = {k: expected.get(k) for k in got}
+    if got != want:
+        raise WorkerMismatch(
+            f"player {name!r} on worker {worker_name()} is version {got['version']} "
+            f"(code {got['code_hash']}), but the tournament uses version {want['version']} "
+            f"(code {want['code_hash']}); install the same player on every worker")
     return spec
 
 
 def _client(name: str, spec_dict: dict, expected: dict):
-    """The cached client for ``name`` (a sandboxed bot process lives across games)."""
+    """The cached client for ``name`` (a sandboxed bot process lives across games).
+
+    Cached per thread: a worker running tasks in several threads (Dask) never
+    shares one bot between two games.
+    """
     from .config import LimitsSpec
     from .runner import make_client
-    clients = _STATE.setdefault("clients", {})
+    spec = _check(name, expected)
+    clients = _STATE.setdefault("clients", {}).setdefault(threading.get_ident(), {})
     key = (name, spec_dict["sandbox"], tuple(sorted(spec_dict["limits"].items())))
     client = clients.get(key)
     if client is None:
-        spec = _check(name, expected)
         mode = spec_dict["sandbox"]
         sandbox = None if mode == "auto" else mode == "always"
         client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
@@ -71,11 +92,13 @@ def _client(name: str, spec_dict: dict, expected: dict):
 
 
 def close_clients() -> None:
-    for client in _STATE.pop("clients", {}).values():
-        try:
-            client.close()
-        except Exception:
-            pass
+    """Close every cached client of every thread (their bot process groups die with them)."""
+    for clients in _STATE.pop("clients", {}).values():
+        for client in clients.values():
+            try:
+                client.close()
+            except Exception:
+                pass
 
 
 atexit.register(close_clients)
