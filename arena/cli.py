@@ -360,6 +360,70 @@ def sandbox_info() -> None:
         typer.echo(f"warning: {caps.warning}", err=True)
 
 
+# ---------------------------------------------------------- report and plots
+@app.command("report")
+def report_cmd(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="The HTML file to write (default: FOLDER/report.html)."),
+    games: int = typer.Option(40, "--games", min=0,
+                              help="Games in the game browser, chosen evenly over rules and table sizes (0: none)."),
+) -> None:
+    """Write one self-contained HTML report: ratings, plots, head to head, faults and a game browser."""
+    from .report import report
+    path = report(folder, output, max_games=games)
+    _out(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); open it in any browser, no network needed")
+
+
+@app.command("plot")
+def plot_cmd(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    output: Path = typer.Option(Path("ratings.png"), "--output", "-o", help="The image to write: .png, .svg or .pdf."),
+    dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
+) -> None:
+    """Plot each player's rating (mu, with a band of +- sigma) against games played."""
+    from .plot import plot
+    _out(f"wrote {plot(folder, output, dpi)}")
+
+
+# ----------------------------------------------------------------- check-bot
+@app.command("check-bot")
+def check_bot_cmd(
+    name: str = typer.Argument(..., help="The player to check, as `arena players` lists it."),
+    games: int = typer.Option(2, "--games", "-n", min=1, help="Seeded games per preset and table size."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the check's games."),
+    rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
+    table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
+                                              help="Table sizes, comma-separated (default: all each preset allows)."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    sandbox: bool = typer.Option(True, "--sandbox/--in-process",
+                                 help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
+    table_format: str = typer.Option("simple", "--table-format", help="A tabulate format for the table."),
+) -> None:
+    """Check a bot before submitting it; exit code 1 when any check fails.
+
+    Plays seeded games at every table size of every preset and reports whether
+    the bot loads, answers every decision legally, stays within the time and
+    memory limits, handles takes (bhabho) and trumps (donkey), and plays the
+    same moves given the same seeds.
+    """
+    from .checkbot import check_bot, planned_games
+    from .config import LimitsSpec
+    chosen = _spec_overrides(rules=rules, table_sizes=table_sizes)
+    limits = LimitsSpec(**_limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
+                                            memory_mb=memory_mb))
+    reg = _registry()
+    kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
+    typer.echo(f"check-bot {name}: {planned_games(**kwargs)} games ...", err=True)
+    report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
+    _out(report.table(table_format))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
 # ---------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every error into one line and an exit code."""
