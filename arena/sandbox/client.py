@@ -30,14 +30,13 @@ from dataclasses import dataclass, field
 
 from arena.referee import Reply
 from arena.sandbox.botproc import LOG_CAP, BotProcess
-from arena.sandbox.limits import Limits, detect, harden_harness
+from arena.sandbox.limits import Limits, detect
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
 SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
                    "/etc/localtime", "/dev/urandom", "/proc/self")
 """What a bot may read besides Python's own paths and its plugin's folder."""
 KEPT_LOGS = 4
-_HARDENED: list = []
 
 
 @dataclass(slots=True)
@@ -202,8 +201,6 @@ class SandboxClient:
 
     def _spawn(self) -> bool:
         """Start a process (not waiting for it); False if the OS refused."""
-        if not _HARDENED:
-            _HARDENED.append(harden_harness())
         init = {"player": self._player["player"], "path": self._player.get("path"),
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
                 "readable": [p for p in SYSTEM_READABLE if os.path.exists(p)]}
