@@ -8,11 +8,14 @@ engine's JSON), faults, and per-seat decision timings summarised per game.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any, Iterator
+
+import orjson
 
 from .errors import ArenaError
 
@@ -54,11 +57,18 @@ class Store:
         path = self.folder / DB_NAME
         if not create and not path.exists():
             raise StoreError(f"no results database in {self.folder} (expected {path})")
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None)
+        except OSError as exc:
+            raise StoreError(f"cannot use {self.folder} for results ({exc.strerror or exc})") from None
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            self.db.close()
+            raise StoreError(f"{path} is not a results database this arena can use ({exc})") from None
 
     def close(self) -> None:
         self.db.close()
@@ -96,7 +106,12 @@ class Store:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     def add_game(self, game, record: dict) -> bool:
-        """Store one finished game in one transaction; False if it was already stored."""
+        """Store one finished game in one transaction; False if it was already stored.
+
+        The record is stored without its ``timings`` (they differ from run to
+        run); their per-seat summary goes to the ``seats`` table.
+        """
+        record = dict(record)
         timings = record.pop("timings", None) or [{} for _ in record["names"]]
         result = record["result"]
         with self._transaction():
@@ -104,7 +119,7 @@ class Store:
                 "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.index, game.game_id, rules_label(record["rules"]), record["players"],
                  json.dumps(record["names"]), game.deal_seed, game.rotation, result["loser"],
-                 int(result["draw"]), result["reason"], json.dumps(record, separators=(",", ":")), time.time()))
+                 int(result["draw"]), result["reason"], _record_text(record), time.time()))
             if cur.rowcount == 0:
                 return False
             self._add_seats(game.index, record, timings)
@@ -167,9 +182,22 @@ class _Transaction:
         return False
 
 
+def _record_text(record: dict) -> str:
+    try:
+        return orjson.dumps(record).decode()
+    except TypeError:  # e.g. an integer beyond 64 bits
+        return json.dumps(record, separators=(",", ":"))
+
+
 def rules_label(rules: dict) -> str:
     """A short label for a rule set: the preset name plus any changed options."""
+    return _rules_label(json.dumps(rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_label(key: str) -> str:
     from .rules import Rules
+    rules = json.loads(key)
     r = Rules.from_dict(rules)
     diff = r.differences()
     return r.name + "".join(f" {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(diff.items()))
