@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .config import TournamentSpec, spec_from_dict
+from .config import ConfigError, TournamentSpec, base_player, spec_from_dict
 from .errors import ArenaError
-from .schedule import GameSpec, make_format
+from .schedule import GameSpec
 from .store import Store, StoreError
 
 
@@ -48,14 +48,7 @@ class Progress:
 
 def schedule(spec: TournamentSpec) -> list[GameSpec]:
     """Every game of the tournament, in order."""
-    params = dict(table_sizes=spec.table_sizes, rules=spec.rules, seed=spec.seed, deals=spec.deals,
-                  budget=spec.budget, house=spec.house)
-    if spec.format == "gauntlet":
-        field = tuple(p for p in spec.players if p not in spec.candidates)
-        fmt = make_format("gauntlet", candidates=spec.candidates, field=field, **params)
-    else:
-        fmt = make_format("round-robin", players=spec.players, **params)
-    return fmt.games()
+    return spec.schedule_format().games()
 
 
 def results_folder(spec: TournamentSpec, root: str | Path = "results") -> Path:
@@ -67,12 +60,49 @@ def player_names(games: Iterable[GameSpec]) -> list[str]:
 
 
 def describe_players(registry, names: list[str]) -> list[dict]:
-    """Name, plugin, version and code hash of every player (checked by workers)."""
+    """Name, plugin, version and code hash of every player (checked by workers).
+
+    An alias (``random#2``) is described by the player it plays as, named in ``base``.
+    """
     out = []
     for name in names:
-        spec = registry.get(name)
-        out.append({"name": name, "plugin": spec.plugin, "version": spec.version, "code_hash": spec.code_hash()})
+        spec = registry.get(base_player(name))
+        entry = {"name": name, "plugin": spec.plugin, "version": spec.version, "code_hash": spec.code_hash()}
+        if spec.name != name:
+            entry["base"] = spec.name
+        out.append(entry)
     return out
+
+
+def check_players(spec: TournamentSpec, registry) -> None:
+    """Every player the spec names is installed, else a :class:`ConfigError` naming the file and key."""
+    for key in ("players", "candidates", "house"):
+        for name in getattr(spec, key):
+            try:
+                registry.get(base_player(name))
+            except ArenaError as exc:
+                raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
+
+
+def changed_players(store: Store, players: list[dict]) -> list[str]:
+    """One line per player whose version or code differs from the one that played the stored games."""
+    stored = {p["name"]: p for p in store.players()}
+    out = []
+    for p in players:
+        old = stored.get(p["name"])
+        if old and (old["version"], old["code_hash"]) != (p["version"], p["code_hash"]):
+            out.append(f"player {p['name']!r} is now version {p['version']} (code {p['code_hash']}), but the "
+                       f"stored games were played by version {old['version']} (code {old['code_hash']})")
+    return out
+
+
+def _spec_change(stored: dict, spec: TournamentSpec) -> str | None:
+    """The first key (other than jobs, batch, backend) in which ``spec`` differs from a stored spec."""
+    new = spec.results_dict()
+    for key, value in new.items():
+        if stored.get(key) != value:
+            return f"{key} {stored.get(key)!r}, now {value!r}"
+    return None
 
 
 class Tournament:
@@ -82,21 +112,30 @@ class Tournament:
         self.spec = spec
         self.folder = Path(folder)
         self.registry = registry
+        check_players(spec, registry)
         self.games = schedule(spec)
         self.players = describe_players(registry, player_names(self.games))
 
     @classmethod
     def create(cls, spec: TournamentSpec, folder: str | Path, registry) -> "Tournament":
-        """A new tournament; refuses a folder that holds a different tournament."""
+        """A new tournament, or the same one again (only its missing games will be played).
+
+        Refuses a folder that holds a different tournament (jobs, batch and
+        backend may differ: they change no game). The players stored are the
+        versions that played the first game; :meth:`run` refuses to add games
+        by other versions.
+        """
         t = cls(spec, folder, registry)
         with Store(t.folder, create=True) as store:
             stored = store.meta("spec")
-            if stored is not None and stored != spec.to_dict():
-                raise TournamentError(f"{t.folder} already holds a different tournament; "
+            change = _spec_change(stored, spec) if stored is not None else None
+            if change:
+                raise TournamentError(f"{t.folder} already holds a different tournament ({change}); "
                                       f"use `arena tournament resume {t.folder}` or another name")
             store.set_meta("spec", spec.to_dict())
             store.set_meta("schema", 1)
-            store.save_players(t.players)
+            if not store.count():
+                store.save_players(t.players)
         return t
 
     @classmethod
@@ -121,39 +160,78 @@ class Tournament:
 
     def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
             max_in_flight: int | None = None) -> Progress:
-        """Play every missing game on ``executor``; return the final progress."""
-        from .worker import batch_payload, run_batch
+        """Play every missing game on ``executor``; return the final progress.
+
+        Refuses (:class:`TournamentError`) to add games to stored ones played
+        by another version of a player: the table would mix two bots under one
+        name. Each finished game is stored as its batch comes back. If anything
+        stops the run (Ctrl-C, a worker's refusal), the batches already finished
+        are stored before the exception goes on, so a resume replays only the rest.
+        ``on_progress`` is called at most ten times a second, and once at the end.
+        """
+        from .worker import pack_batch, run_packed, unpack_results
         with Store(self.folder, create=True) as store:
-            todo = self.batches(self.pending(store))
-            total, start = len(self.games), time.perf_counter()
-            state = _Counter(store.count(), store.fault_count(), store)
+            queue = list(reversed(self.batches(self.pending(store))))
+            self._check_versions(store, bool(queue))
+            state = _Counter(store.count(), store.fault_count(), store, len(self.games))
             limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
             in_flight: dict = {}
-            queue = list(reversed(todo))
+            tick = _Ticker(on_progress)
             try:
                 while queue or in_flight:
                     while queue and len(in_flight) < limit:
                         batch = queue.pop()
-                        payload = batch_payload(self.spec, batch, self.players)
-                        in_flight[executor.submit(run_batch, payload)] = batch
+                        in_flight[executor.submit(run_packed, pack_batch(self.spec, batch, self.players))] = batch
                     finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
                     for fut in finished:
-                        batch = in_flight.pop(fut)
-                        state.store_batch(batch, fut.result())
-                        if on_progress:
-                            on_progress(state.progress(total, start))
+                        state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
+                    tick(state)
             except BaseException:
-                for fut in in_flight:
-                    fut.cancel()
+                _keep_finished(in_flight, state)
                 raise
-            return state.progress(total, start)
+            tick(state, final=True)
+            return state.progress()
+
+    def _check_versions(self, store: Store, playing: bool) -> None:
+        changed = changed_players(store, self.players) if store.count() else []
+        if changed and playing:
+            raise TournamentError(f"{changed[0]}; {self.folder} would mix the two: reinstall that version "
+                                  f"to go on, or start a new tournament (another name)")
+        if not store.count():
+            store.save_players(self.players)
+
+
+def _keep_finished(in_flight: dict, state: "_Counter") -> None:
+    """Store the batches that finished while the run was being stopped; cancel the rest."""
+    from .worker import unpack_results
+    for fut, batch in list(in_flight.items()):
+        fut.cancel()
+        if fut.done() and not fut.cancelled() and fut.exception() is None:
+            try:
+                state.store_batch(batch, unpack_results(fut.result()))
+            except Exception:  # the store itself failed: what is stored stays stored
+                return
+
+
+class _Ticker:
+    """Calls the progress callback at most every ``interval`` seconds (and always at the end)."""
+
+    def __init__(self, callback, interval: float = 0.1) -> None:
+        self.callback, self.interval, self.last = callback, interval, float("-inf")
+
+    def __call__(self, state: "_Counter", final: bool = False) -> None:
+        now = time.perf_counter()
+        if self.callback is not None and (final or now - self.last >= self.interval):
+            self.last = now
+            self.callback(state.progress())
 
 
 class _Counter:
     """Stores results and keeps the running figures for the progress display."""
 
-    def __init__(self, done: int, faults: int, store: Store) -> None:
+    def __init__(self, done: int, faults: int, store: Store, total: int) -> None:
         self.done, self.faults, self.store = done, faults, store
+        self.total, self.start = total, time.perf_counter()
         self.played_now = 0
         self.losses: dict[str, int] = {}
         self.seen: dict[str, int] = {}
@@ -180,8 +258,9 @@ class _Counter:
             return None
         return min(self.seen, key=lambda n: (self.losses.get(n, 0) / self.seen[n], n))
 
-    def progress(self, total: int, start: float) -> Progress:
-        return Progress(self.done, total, self.played_now, time.perf_counter() - start, self.faults, self.leader())
+    def progress(self) -> Progress:
+        return Progress(self.done, self.total, self.played_now, time.perf_counter() - self.start, self.faults,
+                        self.leader())
 
 
 def status_lines(t: Tournament) -> list[str]:
@@ -189,12 +268,14 @@ def status_lines(t: Tournament) -> list[str]:
     with Store(t.folder) as store:
         done, faults = store.count(), store.fault_count()
         players = store.players()
+        changed = changed_players(store, t.players) if done else []
     lines = [f"tournament {t.spec.name} in {t.folder}",
              f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
              f"  faults: {faults}",
              f"  rules: {', '.join(r.get('preset', '?') for r in t.spec.rules)}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
+    lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]
     if done < len(t.games):
         lines.append(f"  resume with: arena tournament resume {t.folder}")
     return lines

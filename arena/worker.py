@@ -11,7 +11,7 @@ from __future__ import annotations
 import atexit
 import socket
 import threading
-from dataclasses import asdict
+from dataclasses import fields
 
 from .errors import ArenaError
 from .referee import play_game
@@ -28,7 +28,7 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict]) -> dict:
     """Plain data describing a batch (safe to send to any worker)."""
     return {
         "spec": spec.to_dict(),
-        "games": [asdict(g) for g in games],
+        "games": [{f.name: getattr(g, f.name) for f in fields(g)} for g in games],
         "players": {p["name"]: p for p in players},
     }
 
@@ -51,7 +51,8 @@ def _installed(name: str):
     found = _STATE.setdefault("installed", {})
     if name not in found:
         try:
-            spec = _registry().get(name)
+            from .config import base_player
+            spec = _registry().get(base_player(name))  # an alias (random#2) plays as its base player
         except ArenaError as exc:
             raise WorkerMismatch(f"player {name!r} cannot be loaded on worker {worker_name()}: {exc}; "
                                  f"install the same players on every worker") from None
@@ -118,3 +119,42 @@ def run_batch(payload: dict) -> list[tuple[int, dict]]:
                            schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
         out.append((game.index, record))
     return out
+
+
+# ------------------------------------------------------- packed batches
+# The tournament runner sends batches and results as JSON bytes: multiprocess
+# pickles with dill's pure-Python pickler, which costs milliseconds per game
+# record, while one bytes object crosses a pipe almost for free.
+
+def pack_batch(spec, games: list[GameSpec], players: list[dict]) -> bytes:
+    """:func:`batch_payload` as JSON bytes, for :func:`run_packed`."""
+    import orjson
+    return orjson.dumps(batch_payload(spec, games, players))
+
+
+def run_packed(payload) -> bytes | list:
+    """:func:`run_batch` on a packed (or plain) payload; the results as JSON bytes.
+
+    Per-decision time lists are left out (the store keeps the per-game
+    summaries). Results that JSON cannot hold come back as a plain list.
+    """
+    import orjson
+    if isinstance(payload, (bytes, bytearray, memoryview)):
+        payload = orjson.loads(payload)
+    results = run_batch(payload)
+    for _, record in results:
+        for t in record.get("timings") or ():
+            t.pop("cpu_ms", None)
+            t.pop("wall_ms", None)
+    try:
+        return orjson.dumps(results)
+    except TypeError:
+        return results
+
+
+def unpack_results(results) -> list:
+    """The ``(index, record)`` pairs of :func:`run_packed` or :func:`run_batch`."""
+    if isinstance(results, (bytes, bytearray, memoryview)):
+        import orjson
+        return orjson.loads(results)
+    return results
