@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from concurrent.futures import Future
 
 
@@ -39,10 +41,17 @@ class SerialExecutor:
         self.shutdown()
 
 
-def _init_worker(counter, cores: list[int]) -> None:
-    """Pin this worker to one core (round robin) and ignore Ctrl-C (the coordinator handles it)."""
+def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
+    """Pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
+    and leave with the coordinator: on Linux the worker is sent SIGTERM when the coordinator
+    dies, even by ``kill -9``; SIGTERM (also how the pool is terminated) closes the worker's
+    bot clients, so no bot process outlives it."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, _on_terminate)
+    _die_with_parent(parent)
     with counter.get_lock():
         slot = counter.value
         counter.value += 1
@@ -53,6 +62,29 @@ def _init_worker(counter, cores: list[int]) -> None:
             pass
 
 
+def _on_terminate(signum, frame) -> None:
+    from .worker import close_clients
+    try:
+        close_clients()
+    finally:
+        os._exit(128 + signum)
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """Linux: ask for SIGTERM when the parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 def _cores() -> list[int]:
     if hasattr(os, "sched_getaffinity"):
         return sorted(os.sched_getaffinity(0))
@@ -60,15 +92,29 @@ def _cores() -> list[int]:
 
 
 class LocalExecutor:
-    """A ``multiprocess`` pool of ``workers`` processes with a ``submit`` method."""
+    """A ``multiprocess`` pool of ``workers`` processes with a ``submit`` method.
+
+    The pool starts with the first task (or the first use of :attr:`pool`),
+    so an executor that gets no work (a finished tournament run again) costs
+    nothing.
+    """
 
     def __init__(self, workers: int | None = None, pin: bool = True) -> None:
-        import multiprocess as mp
-        ctx = mp.get_context("spawn")
-        self.workers = workers or os.cpu_count() or 1
-        counter = ctx.Value("i", 0)
-        self.pool = ctx.Pool(self.workers, initializer=_init_worker,
-                             initargs=(counter, _cores() if pin else []))
+        self.workers = workers or len(_cores()) or os.cpu_count() or 1
+        self.pin = pin
+        self._pool = None
+
+    @property
+    def pool(self):
+        """The worker pool, started on first use."""
+        if self._pool is None:
+            import multiprocess as mp
+            ctx = mp.get_context("spawn")
+            counter = ctx.Value("i", 0)
+            with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
+                self._pool = ctx.Pool(self.workers, initializer=_init_worker,
+                                      initargs=(counter, _cores() if self.pin else [], os.getpid()))
+        return self._pool
 
     def submit(self, fn, *args) -> Future:
         fut: Future = Future()
@@ -77,17 +123,34 @@ class LocalExecutor:
         return fut
 
     def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
         if cancel:
-            self.pool.terminate()
+            pool.terminate()
         else:
-            self.pool.close()
-        self.pool.join()
+            pool.close()
+        pool.join()
 
     def __enter__(self):
         return self
 
     def __exit__(self, exc_type, *rest):
         self.shutdown(cancel=exc_type is not None)
+
+
+class _sigint_blocked:
+    """Block SIGINT in this thread (and so in the processes and threads it starts) for a while."""
+
+    def __enter__(self):
+        self.old = None
+        if hasattr(signal, "pthread_sigmask"):
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc):
+        if self.old is not None and signal.SIGINT not in self.old:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return False
 
 
 def make_executor(spec, jobs: int | None = None):
