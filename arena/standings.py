@@ -68,11 +68,25 @@ def _cell(row, attr: str, fmt: str | None) -> Any:
     return f"{100 * value:.1f}%" if fmt == "pct" else format(value, fmt)
 
 
-def render(table, fmt: str, title: str | None = None) -> str:
-    """One rating table in a tabulate format, CSV or JSON."""
+def check_format(fmt: str, by: str | None = None) -> None:
+    """Refuse an output format or a grouping that does not exist."""
     if fmt not in FORMATS:
         raise TableFormatError(f"format must be csv, json or a tabulate format such as simple, github, "
                                f"grid (got {fmt!r})")
+    if by is not None and by not in GROUPINGS:
+        raise TableFormatError(f"--by must be one of {', '.join(GROUPINGS)} (got {by!r})")
+
+
+def _empty(fmt: str, by: str | None = None) -> str:
+    """What a table of no games looks like: valid JSON or CSV where those were asked for."""
+    if fmt == "json":
+        return "{}" if by else "[]"
+    return "" if fmt == "csv" else "no games stored yet"
+
+
+def render(table, fmt: str, title: str | None = None) -> str:
+    """One rating table in a tabulate format, CSV or JSON."""
+    check_format(fmt)
     if fmt == "json":
         return json.dumps(table.to_dicts(), indent=1)
     if fmt == "csv":
@@ -90,15 +104,14 @@ def render(table, fmt: str, title: str | None = None) -> str:
 
 def ratings_text(store: Store, fmt: str = "simple", by: str | None = None) -> str:
     """The rating table of a store (or one table per group)."""
+    check_format(fmt, by)
     outs = outcomes(store)
     params = rating_params(store.meta("spec"))
     if not outs:
-        return "no games stored yet"
+        return _empty(fmt, by)
     if by is None:
         table = rate(outs, **params)
         return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} games")
-    if by not in GROUPINGS:
-        raise TableFormatError(f"--by must be one of {', '.join(GROUPINGS)} (got {by!r})")
     groups = breakdown(outs, by=by, **params)
     if fmt == "json":
         return json.dumps({str(k): t.to_dicts() for k, t in groups.items()}, indent=1)
@@ -108,6 +121,7 @@ def ratings_text(store: Store, fmt: str = "simple", by: str | None = None) -> st
 
 def head_to_head_text(store: Store, fmt: str = "simple") -> str:
     """For each pair, the share of shared games in which the row player finished ahead."""
+    check_format(fmt)
     h2h = head_to_head(outcomes(store))
     if fmt == "json":
         return json.dumps([_pair(p) for p in h2h.pairs], indent=1)
@@ -124,7 +138,7 @@ def head_to_head_text(store: Store, fmt: str = "simple") -> str:
         csv.writer(buf).writerows([["row \\ col", *names], *rows])
         return buf.getvalue().rstrip("\n")
     return "row finished ahead of column (95% CI), n = shared games\n" + tabulate(
-        rows, headers=["", *names], tablefmt=fmt if fmt in tabulate_formats else "simple")
+        rows, headers=["", *names], tablefmt=fmt)
 
 
 def _pair(p) -> dict:
