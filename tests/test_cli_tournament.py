@@ -1,0 +1,273 @@
+"""The tournament commands of `arena`: run, resume, status, ratings, replay, and their one-line errors.
+
+Commands run through :func:`arena.cli.main` with capsys, with the built-in
+players only, serially (``--jobs 1``) unless a test is about the pool.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import arena.cli
+from arena import Game
+from arena.cli import app, main
+from arena.plugins import DISABLE_ENV
+
+QUICK = """# a small test event
+name = "tiny"
+seed = 5
+rules = ["getaway", "donkey"]
+players = ["heuristic", "low", "high"]
+table_sizes = [3, 4]
+deals = 1
+"""
+TINY_GAMES = 2 * (3 + 4)  # two rule sets; one 3-seat table, one 4-seat table (random fills in)
+
+
+@pytest.fixture(autouse=True)
+def builtin_players_only(monkeypatch):
+    """Built-in players only, and a registry loaded afresh by each test."""
+    monkeypatch.setenv(DISABLE_ENV, "1")
+    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(code: int, out: str, err: str, *fragments: str) -> str:
+    """A non-zero exit, nothing on stdout, one 'error:' line on stderr holding the fragments."""
+    assert code != 0 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture()
+def event(tmp_path) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(QUICK)
+    return path
+
+
+@pytest.fixture(scope="module")
+def done(tmp_path_factory) -> Path:
+    """A finished results folder of the tiny event (made through the CLI)."""
+    root = tmp_path_factory.mktemp("cli")
+    (root / "tiny.toml").write_text(QUICK)
+    mp = pytest.MonkeyPatch()
+    mp.setenv(DISABLE_ENV, "1")
+    mp.setattr(arena.cli, "_REGISTRY", None)
+    try:
+        assert main(["tournament", "run", str(root / "tiny.toml"), "--results", str(root), "-q", "--jobs", "1"]) == 0
+    finally:
+        mp.undo()
+    return root / "tiny"
+
+
+# ------------------------------------------------------------- run
+def test_run_file_prints_the_table(capsys, event, tmp_path):
+    """`tournament run FILE`: one line on stderr about the schedule, the rating table on stdout."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "-q", "--jobs", "1")
+    assert code == 0
+    assert err.splitlines() == [f"tiny: {TINY_GAMES} games scheduled, {TINY_GAMES} to play -> {tmp_path / 'tiny'}"]
+    lines = out.splitlines()
+    assert lines[0] == f"{TINY_GAMES} games" and lines[1].split()[:2] == ["rank", "player"]
+    assert {line.split()[1] for line in lines[3:]} == {"heuristic", "low", "high", "random"}
+    assert (tmp_path / "tiny" / "results.sqlite").exists()
+
+
+def test_run_again_plays_nothing_more(capsys, event, done):
+    """Running a finished tournament again (other --jobs allowed) plays nothing and prints the table."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", done.parent, "-q", "--jobs", "2")
+    assert code == 0 and f"{TINY_GAMES} games scheduled, 0 to play" in err
+    assert out.startswith(f"{TINY_GAMES} games\n")
+
+
+def test_run_with_flags_only(capsys, tmp_path):
+    """Every setting as a flag: players, rules, sizes, deals, seed, house, limits, table format."""
+    code, out, err = run(capsys, "tournament", "run", "--players", "heuristic,low,high", "--name", "flags",
+                         "--rules", "champions", "--table-sizes", "4", "--deals", "2", "--seed", "9",
+                         "--house", "random#2", "--decision-ms", "500", "--fault-policy", "random",
+                         "--sandbox", "never", "--results", tmp_path, "-q", "--jobs", "1",
+                         "--table-format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert {r["player"] for r in rows} == {"heuristic", "low", "high", "random#2"}
+    assert all(r["games"] == 8 for r in rows)
+    code, out, err = run(capsys, "tournament", "status", tmp_path / "flags")
+    assert "rules: champions; table sizes 4" in out and "games: 8 of 8 stored" in out
+
+
+def test_flags_override_the_file(capsys, event, tmp_path):
+    """A flag wins over the file's key."""
+    code, out, err = run(capsys, "tournament", "run", event, "--table-sizes", "3", "--rules", "getaway",
+                         "--name", "over", "--results", tmp_path, "-q", "--jobs", "1")
+    assert code == 0 and "over: 3 games scheduled" in err
+
+
+def test_gauntlet_from_flags(capsys, tmp_path):
+    """A gauntlet: the candidate at every table against the field."""
+    code, out, err = run(capsys, "tournament", "run", "--players", "low,high,random", "--format", "gauntlet",
+                         "--candidates", "heuristic", "--table-sizes", "3", "--name", "g", "--results", tmp_path,
+                         "-q", "--jobs", "1", "--table-format", "json")
+    assert code == 0, err
+    games = {r["player"]: r["games"] for r in json.loads(out)}
+    assert games["heuristic"] == 9 and games["low"] == 6
+
+
+def test_run_on_a_pool_of_two(capsys, event, tmp_path):
+    """--jobs 2 runs on the worker pool and gives the table."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "-q", "--jobs", "2",
+                         "--table-format", "csv")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("rank,player,conservative,mu,sigma")
+    assert len(out.splitlines()) == 5
+
+
+@pytest.mark.xfail(strict=True, reason="cli.py bug: the live progress display is written to stdout")
+def test_progress_display_keeps_stdout_for_the_table(capsys, event, tmp_path):
+    """Without --quiet, stdout still holds only the table (the progress display belongs on stderr)."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
+                         "--table-format", "json")
+    assert code == 0
+    json.loads(out)
+
+
+# ------------------------------------------------------------- resume and status
+def test_resume_finished_and_status(capsys, done):
+    """resume of a finished tournament plays nothing; status reports it complete without a resume hint."""
+    code, out, err = run(capsys, "tournament", "resume", done, "-q", "--jobs", "1")
+    assert code == 0 and f"{TINY_GAMES} games scheduled, 0 to play" in err
+    assert out.startswith(f"{TINY_GAMES} games\n")
+    code, out, err = run(capsys, "tournament", "status", done)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == f"tournament tiny in {done}"
+    assert f"games: {TINY_GAMES} of {TINY_GAMES} stored (100.0%)" in out and "faults: 0" in out
+    assert "player heuristic " in out and "resume with" not in out
+
+
+def test_resume_plays_the_missing_games(capsys, done, tmp_path):
+    """Games deleted from a copy are played again by resume, giving the same records."""
+    import shutil
+    import sqlite3
+    copy = tmp_path / "tiny"
+    shutil.copytree(done, copy)
+    with sqlite3.connect(copy / "results.sqlite") as db:
+        db.execute("DELETE FROM seats WHERE idx >= 8")
+        db.execute("DELETE FROM games WHERE idx >= 8")
+    code, out, err = run(capsys, "tournament", "status", copy)
+    assert f"games: 8 of {TINY_GAMES}" in out and f"resume with: arena tournament resume {copy}" in out
+    code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1")
+    assert code == 0 and f"{TINY_GAMES - 8} to play" in err
+    for game in (8, TINY_GAMES - 1):
+        assert run(capsys, "replay", copy, game, "--json")[1] == run(capsys, "replay", done, game, "--json")[1]
+
+
+# ------------------------------------------------------------- ratings and replay
+def test_ratings_tables(capsys, done):
+    """`arena ratings`: the table, --by each grouping, -f csv/json/github, --head-to-head."""
+    code, out, err = run(capsys, "ratings", done)
+    assert code == 0 and out.startswith(f"{TINY_GAMES} games\n")
+    code, out, _ = run(capsys, "ratings", done, "--by", "table-size")
+    assert "table-size 3: 6 games" in out and "table-size 4: 8 games" in out
+    code, out, _ = run(capsys, "ratings", done, "--by", "rules", "-f", "json")
+    assert set(json.loads(out)) == {"getaway", "donkey"}
+    code, out, _ = run(capsys, "ratings", done, "--by", "seat", "-f", "github")
+    assert "seat 3: 8 games" in out and "|" in out
+    code, out, _ = run(capsys, "ratings", done, "-f", "csv")
+    assert out.splitlines()[0].startswith("rank,player,") and len(out.splitlines()) == 5
+    code, out, _ = run(capsys, "ratings", done, "--head-to-head")
+    assert out.startswith("row finished ahead of column")
+    code, out, _ = run(capsys, "ratings", done, "--head-to-head", "-f", "json")
+    assert {p["row"] for p in json.loads(out)} == {"heuristic", "low", "high", "random"}
+
+
+def test_replay_by_number_and_id(capsys, done):
+    """`arena replay FOLDER GAME` tells a stored game trick by trick; by number or game id; --json replays."""
+    code, out, err = run(capsys, "replay", done, "0")
+    assert code == 0 and err == "" and "Trick  1:" in out
+    assert "Bhabhi: " in out or "draw" in out.lower()
+    code, record_text, _ = run(capsys, "replay", done, "3", "--json")
+    record = json.loads(record_text)
+    Game.from_record(record)
+    code, by_id, _ = run(capsys, "replay", done, record["schedule"]["id"], "--json")
+    assert json.loads(by_id) == record
+
+
+# ------------------------------------------------------------- errors
+ERRORS = [
+    (["tournament", "run"], ["give a tournament file or --players"]),
+    (["tournament", "run", "{tmp}/missing.toml"], ["missing.toml: no such tournament file"]),
+    (["tournament", "run", "{event}", "--table-sizes", "3,x"], ["--table-sizes expects numbers 3-8"]),
+    (["tournament", "run", "{event}", "--table-sizes", "9"], ["tiny.toml: key 'table_sizes'", "3-8"]),
+    (["tournament", "run", "{event}", "--rules", "playnest", "--table-sizes", "8"],
+     ["tiny.toml: key 'table_sizes'", "3-6 for 'playnest'"]),
+    (["tournament", "run", "{event}", "--rules", "nope"], ["tiny.toml: key 'rules'", "unknown preset 'nope'"]),
+    (["tournament", "run", "{event}", "--format", "swiss"], ["tiny.toml: key 'format'"]),
+    (["tournament", "run", "{event}", "--format", "gauntlet"], ["tiny.toml: key 'candidates'"]),
+    (["tournament", "run", "{event}", "--decision-ms", "-5"], ["tiny.toml: key 'limits.decision_ms'", ">= 0"]),
+    (["tournament", "run", "{event}", "--sandbox", "sometimes"], ["tiny.toml: key 'sandbox'"]),
+    (["tournament", "run", "{event}", "--fault-policy", "x"], ["tiny.toml: key 'fault_policy'"]),
+    (["tournament", "run", "{event}", "--players", "low,nobody,high"],
+     ["tiny.toml: key 'players': unknown player 'nobody'", "known players:"]),
+    (["tournament", "run", "--players", "low,high,low"], ["command line: key 'players'", "listed twice"]),
+    (["tournament", "run", "--players", "low,high", "--table-sizes", "6"],
+     ["command line: key 'house'", "table size 6 needs 6 distinct players"]),
+    (["tournament", "run", "{event}", "--deals", "x"], ["--deals", "integer"]),
+    (["tournament", "run", "{event}", "--bogus"], ["No such option: --bogus"]),
+    (["tournament", "resume", "{tmp}/none"], ["no results database in"]),
+    (["tournament", "status", "{tmp}/none"], ["no results database in"]),
+    (["tournament", "resume"], ["Missing argument"]),
+    (["ratings", "{tmp}/none"], ["no results database in"]),
+    (["ratings", "{done}", "--by", "colour"], ["--by must be one of table-size, rules, seat", "'colour'"]),
+    (["ratings", "{done}", "-f", "bogus"], ["format must be csv, json or a tabulate format"]),
+    (["ratings", "{done}", "--head-to-head", "-f", "bogus"], ["format must be csv, json"]),
+    (["replay", "{done}"], ["give the game number or id"]),
+    (["replay", "{done}", "999"], ["no game '999'"]),
+    (["replay", "{done}", "nope"], ["no game 'nope'"]),
+]
+
+
+@pytest.mark.parametrize("argv, fragments", ERRORS)
+def test_errors_are_one_line(capsys, tmp_path, event, done, argv, fragments):
+    """Each mistake: one 'error:' line on stderr, nothing on stdout, a non-zero exit, no traceback."""
+    args = [a.format(tmp=tmp_path, event=event, done=done) for a in argv]
+    if args[:2] == ["tournament", "run"] and "--results" not in args and args[2:3] != ["--bogus"]:
+        args += ["--results", str(tmp_path), "--jobs", "1", "-q"]
+    one_error_line(*run(capsys, *args), *fragments)
+
+
+def test_other_tournament_in_the_folder(capsys, event, done):
+    """Running a changed file into a folder holding the old tournament: one error line naming the change."""
+    one_error_line(*run(capsys, "tournament", "run", event, "--deals", "2", "--results", done.parent, "-q"),
+                   "already holds a different tournament (deals 1, now 2)",
+                   f"arena tournament resume {done}")
+
+
+@pytest.mark.parametrize("argv", [["tournament", "--help"], ["tournament", "run", "--help"],
+                                  ["tournament", "resume", "--help"], ["tournament", "status", "--help"],
+                                  ["ratings", "--help"], ["replay", "--help"]])
+def test_help(capsys, argv):
+    """Every tournament command has --help."""
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "" and out.startswith("Usage: arena")
+
+
+def test_cli_runner_sees_the_tournament_commands(done):
+    """typer's CliRunner: the commands are listed and `ratings` works."""
+    runner = CliRunner()
+    result = runner.invoke(app, ["tournament", "--help"])
+    assert result.exit_code == 0
+    for command in ("run", "resume", "status"):
+        assert command in result.output
+    result = runner.invoke(app, ["ratings", str(done), "-f", "json"])
+    assert result.exit_code == 0 and json.loads(result.output)
