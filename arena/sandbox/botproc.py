@@ -268,7 +268,7 @@ _SIGNAL_HINTS = {
 
 
 def _pipe(opened: list[int]) -> tuple[int, int]:
-    r, w = os.pipe2(os.O_CLOEXEC)
+    r, w = os.pipe()  # non-inheritable (close-on-exec) since PEP 446
     opened += [r, w]
     return r, w
 
