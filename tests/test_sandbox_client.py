@@ -12,6 +12,7 @@ import copy
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -169,6 +170,17 @@ def test_the_process_lives_across_games_and_dies_on_close(clients):
     client.close()
     assert not os.path.exists(f"/proc/{pid}") and not os.path.exists(tmpdir)
     assert client.pid is None
+
+
+def test_a_process_that_died_between_games_is_replaced_quietly(clients):
+    """A bot process gone between games (killed from outside) is replaced; no fault."""
+    client = sandboxed(clients, REGISTRY.get("random"))
+    others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
+    play_game(RULES, [client] + others, 1)
+    os.kill(client.pid, signal.SIGKILL)
+    time.sleep(0.1)
+    record = play_game(RULES, [client] + others, 2)
+    assert record["faults"][0] == [] and client.processes == 2
 
 
 def test_a_fresh_process_rebuilds_the_same_view(clients):

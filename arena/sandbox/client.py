@@ -78,6 +78,7 @@ class SandboxClient:
         self.pids: list[int] = []
         self.confinement: dict | None = None
         self._box: dict = {}
+        self._closed = False
         self._finalizer = weakref.finalize(self, _kill_box, self._box)
         self._spawn()  # now, so its start-up overlaps the other seats'
 
@@ -116,7 +117,8 @@ class SandboxClient:
         self._game = None
 
     def close(self) -> None:
-        """Kill the bot's process group; the client is done."""
+        """Kill the bot's process group; the client is done (it starts no more processes)."""
+        self._closed = True
         self._drop(respawn=False)
         self._finalizer()
 
@@ -201,6 +203,9 @@ class SandboxClient:
 
     def _spawn(self) -> bool:
         """Start a process (not waiting for it); False if the OS refused."""
+        if self._closed:
+            self._spawn_error = "the client is closed"
+            return False
         init = {"player": self._player["player"], "path": self._player.get("path"),
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
                 "readable": [p for p in SYSTEM_READABLE if os.path.exists(p)]}
@@ -226,12 +231,13 @@ class SandboxClient:
             self._spawn()
 
     def _recycle_if_spent(self) -> None:
-        """Between games, replace a process that used half its CPU backstop."""
-        backstop = self.os_limits.cpu_seconds
-        if self._proc is None or backstop is None:
+        """Between games, replace a process that died idle or used half its CPU backstop."""
+        if self._proc is None:
             return
+        backstop = self.os_limits.cpu_seconds
         used = self._proc.cpu()
-        if used is not None and used > backstop / 2:
+        spent = backstop is not None and used is not None and used > backstop / 2
+        if spent or not self._proc.alive():
             self._drop(respawn=True)
 
 
