@@ -24,9 +24,11 @@ arena works without it.
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import threading
 import weakref
-from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import CancelledError, Future, InvalidStateError
 
 from .errors import ArenaError
 from .worker import WorkerMismatch
@@ -241,31 +243,42 @@ def _wrap(task) -> Future:
 
 
 def _deliver(fut: Future, task) -> None:
-    """Runs in Dask's callback thread once ``task`` is over."""
+    """Runs in Dask's callback thread once ``task`` is over, or its result was lost.
+
+    A result held only by a worker that died is "lost": Dask computes it
+    again, and ``task.result()`` waits for that. The wait happens in a thread
+    of its own, so Dask's one callback thread goes on delivering other results.
+    """
     if fut.done():
         return
-    try:
+    if task.status in ("finished", "error", "cancelled"):
         _settle(fut, task)
-    except InvalidStateError:  # cancelled by the coordinator meanwhile
-        pass
+    else:
+        threading.Thread(target=_settle, args=(fut, task), name="arena-dask-lost-result", daemon=True).start()
+
+
+def _settle(fut: Future, task) -> None:
+    try:
+        kind, value = task.result()
+    except BaseException as exc:  # the task's own error, or a cancellation
+        cancelled = task.status == "cancelled" or isinstance(exc, (CancelledError, asyncio.CancelledError))
+        _set(fut, None, DaskBackendError(
+            "the Dask scheduler dropped a batch (scheduler restarted or connection lost); "
+            "the games stored so far are kept") if cancelled else _task_error(exc))
+    else:
+        _set(fut, value, None if kind == "ok" else WorkerMismatch(value))
     finally:
         fut._dask_task = None
 
 
-def _settle(fut: Future, task) -> None:
-    status = task.status
-    if status == "finished":
-        kind, value = task.result()
-        if kind == "ok":
-            fut.set_result(value)
+def _set(fut: Future, result, error: BaseException | None) -> None:
+    try:
+        if error is None:
+            fut.set_result(result)
         else:
-            fut.set_exception(WorkerMismatch(value))
-    elif status == "cancelled":
-        fut.set_exception(DaskBackendError(
-            "the Dask scheduler dropped a batch (scheduler restarted or connection lost); "
-            "the games stored so far are kept"))
-    else:
-        fut.set_exception(_task_error(task.exception()))
+            fut.set_exception(error)
+    except InvalidStateError:  # cancelled by the coordinator meanwhile
+        pass
 
 
 def _task_error(exc: BaseException) -> BaseException:
