@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 
 import pytest
 
@@ -280,6 +281,40 @@ def test_workers_know_their_name_and_close_clients_on_teardown(client, monkeypat
     monkeypatch.setitem(arena.worker._STATE, "clients", {1: {"a": Fake()}, 2: {"b": Fake()}})
     ArenaWorkerPlugin().teardown(None)
     assert len(closed) == 2 and "clients" not in arena.worker._STATE
+
+
+class _Task:
+    """A stand-in for a Dask future, in a given state; result() as Dask's (waits, then returns or raises)."""
+
+    def __init__(self, status: str, outcome) -> None:
+        self.status, self.outcome = status, outcome
+
+    def result(self):
+        if self.status == "lost":  # Dask computes a lost result again before result() returns
+            time.sleep(0.05)
+            self.status = "finished"
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self.outcome
+
+
+def test_every_task_outcome_reaches_the_future():
+    """Results (also ones lost with a worker and computed again), refusals, errors and cancellations."""
+    from concurrent.futures import CancelledError, Future
+
+    from arena.dask_backend import _deliver
+
+    def deliver(status, outcome):
+        fut = Future()
+        _deliver(fut, _Task(status, outcome))
+        return fut.exception(timeout=5) or fut.result()
+
+    assert deliver("finished", ("ok", [(0, {})])) == [(0, {})]
+    assert deliver("lost", ("ok", [(1, {})])) == [(1, {})]
+    assert isinstance(deliver("finished", ("refused", "player 'x' on worker w ...")), WorkerMismatch)
+    assert isinstance(deliver("error", ZeroDivisionError("boom")), ZeroDivisionError)
+    assert isinstance(deliver("error", ModuleNotFoundError("No module named 'mybot'")), DaskBackendError)
+    assert "dropped a batch" in str(deliver("cancelled", CancelledError()))
 
 
 def _worker_name() -> str:
