@@ -1,0 +1,144 @@
+"""Tournament throughput: games per second of a round robin of the built-in fast players.
+
+    .venv/bin/python benchmarks/tournament.py                    # --jobs 2, in-process, batch 8
+    .venv/bin/python benchmarks/tournament.py --sandbox always   # sandboxed bots (needs arena.sandbox.client)
+    .venv/bin/python benchmarks/tournament.py --batch 1,8,32 --jobs 1,2
+
+Each repeat creates a fresh results folder, starts a fresh executor and times
+``Tournament.run`` (schedule -> workers -> SQLite store, one transaction per
+game). Two figures per setting, medians over the repeats:
+
+- run: games / seconds of ``Tournament.run`` alone (the steady state a long
+  event sees; the pool is already started);
+- end-to-end: the same plus starting and stopping the worker pool (what a short
+  ``arena tournament run`` sees, apart from interpreter start-up);
+- CPU: CPU milliseconds per game of the coordinator, the pool's worker
+  processes and their sandboxed bot processes together (Linux /proc). On a
+  machine shared with other work this is the steadier figure: games/s then
+  depends on how much of the cores the run gets.
+
+Built-in players only (plugin autoload off), so other installed bots cannot
+slow the figures down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arena.config import spec_from_dict  # noqa: E402
+from arena.executors import make_executor  # noqa: E402
+from arena.plugins import load  # noqa: E402
+from arena.tournament import Tournament  # noqa: E402
+
+FAST = ["random", "low", "high", "heuristic"]
+
+
+def _proc_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds of it and its reaped children), from Linux /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    table = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        table[int(stat.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
+    return table
+
+
+def _worker_cpu(executor) -> float:
+    """CPU seconds used so far by a LocalExecutor's workers and everything under them
+    (sandboxed bot processes included); 0 where /proc does not exist."""
+    roots = [proc.pid for proc in getattr(getattr(executor, "pool", None), "_pool", [])]
+    table = _proc_table()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, list(roots)
+    while todo:
+        pid = todo.pop()
+        total += table.get(pid, (0, 0.0))[1]
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def _nap(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _warm(executor) -> None:
+    """Wait until every worker of a pool has started (spawn and imports are not part of a run)."""
+    workers = getattr(executor, "workers", 1)
+    if not hasattr(executor, "pool"):
+        return
+    for _ in range(20):
+        futures = [executor.submit(_nap, 0.1) for _ in range(workers)]
+        if len({f.result() for f in futures}) == workers:
+            return
+
+
+def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry) -> tuple[int, float, float, float]:
+    """Play one round robin; return (games, seconds of run, seconds end to end, CPU seconds of run)."""
+    spec = spec_from_dict({"name": "bench", "players": FAST, "table_sizes": [4], "deals": deals,
+                           "seed": seed, "jobs": jobs, "batch": batch, "sandbox": sandbox}, "benchmark")
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Tournament.create(spec, Path(tmp) / spec.name, registry)
+        start = time.perf_counter()
+        executor = make_executor(spec)
+        try:
+            _warm(executor)
+            cpu_start, run_start = time.process_time() + _worker_cpu(executor), time.perf_counter()
+            progress = t.run(executor)
+            run_end = time.perf_counter()
+            cpu = time.process_time() + _worker_cpu(executor) - cpu_start
+        finally:
+            executor.shutdown()
+        end = time.perf_counter()
+    return progress.played_now, run_end - run_start, end - start, cpu
+
+
+def bench(jobs: int, batch: int, sandbox: str, deals: int, repeats: int, registry) -> str:
+    runs = [one_run(jobs, batch, sandbox, deals, seed, registry) for seed in range(1, repeats + 1)]
+    games = runs[0][0]
+    steady = [g / r for g, r, _, _ in runs]
+    whole = [g / e for g, _, e, _ in runs]
+    cpu = [1000 * c / g for g, _, _, c in runs]
+    return (f"jobs {jobs}  batch {batch:3d}  sandbox {sandbox:6s}  {games} games x {repeats}:  "
+            f"run {statistics.median(steady):6.1f} games/s (min {min(steady):.1f}, max {max(steady):.1f});  "
+            f"end-to-end {statistics.median(whole):6.1f} games/s;  "
+            f"CPU {statistics.median(cpu):.2f} ms/game")
+
+
+def _ints(text: str) -> list[int]:
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", default="2", help="worker counts, comma-separated (1 = serial, in this process)")
+    parser.add_argument("--batch", default="8", help="games per task, comma-separated")
+    parser.add_argument("--sandbox", default="never", help="never, always or auto, comma-separated")
+    parser.add_argument("--deals", type=int, default=250, help="deals per table (4 games each)")
+    parser.add_argument("--repeats", type=int, default=3, help="repeats per setting; medians are shown")
+    args = parser.parse_args(argv)
+    registry = load()
+    print(f"4-player getaway round robin of {', '.join(FAST)}; {os.cpu_count()} cores; "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    for sandbox in args.sandbox.split(","):
+        for jobs in _ints(args.jobs):
+            for batch in _ints(args.batch):
+                print(bench(jobs, batch, sandbox, args.deals, args.repeats, registry), flush=True)
+
+
+if __name__ == "__main__":
+    main()
