@@ -124,10 +124,10 @@ def _distributed():
 class DaskExecutor:
     """``concurrent.futures``-style executor over a ``dask.distributed`` client.
 
-    ``address_or_client``: a scheduler address (``tcp://HOST:PORT``; the
-    executor connects and closes its own client) or a ``distributed.Client``
-    (or anything with ``.scheduler``, e.g. a ``LocalCluster``), which the
-    caller keeps and closes. ``retries``: how often Dask re-runs a batch that
+    ``address_or_client``: a scheduler address (``tcp://HOST:PORT``) or a
+    cluster object (e.g. a ``LocalCluster``), to which the executor connects
+    its own client and closes it on :meth:`shutdown`; or a
+    ``distributed.Client``, which the caller keeps and closes. ``retries``: how often Dask re-runs a batch that
     raised (a worker's refusal is never re-run; lost workers are governed by
     the scheduler's ``allowed-failures``). ``connect_timeout``: seconds to
     wait for the scheduler.
@@ -142,11 +142,13 @@ class DaskExecutor:
         self._arena = dict(_local_fingerprint())
         self._futures: weakref.WeakSet = weakref.WeakSet()
         self._closed = False
-        self._register_plugin()
+        self._prepare_workers()
 
     @staticmethod
     def _connect(distributed, target, timeout: float):
         where = getattr(target, "scheduler_address", target)
+        if isinstance(target, str):
+            _check_address(target)
         try:
             return distributed.Client(target, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
@@ -154,7 +156,7 @@ class DaskExecutor:
                                    f"start one with `dask scheduler` and pass its address "
                                    f"(tcp://HOST:PORT)") from None
 
-    def _register_plugin(self) -> None:
+    def _prepare_workers(self) -> None:
         """Register the worker plugin, then check every worker's arena now (tasks check it again,
         for workers that join later)."""
         try:
@@ -203,6 +205,16 @@ class DaskExecutor:
 
     def __exit__(self, exc_type, *rest):
         self.shutdown(cancel=exc_type is not None)
+
+
+def _check_address(address: str) -> None:
+    """Refuse an address whose scheme Dask does not know (before a client half-starts)."""
+    from distributed.comm import registry
+    scheme = address.split("://", 1)[0] if "://" in address else "tcp"
+    known = sorted(getattr(registry, "backends", {})) or [scheme]
+    if scheme not in known:
+        raise DaskBackendError(f"scheduler address {address!r}: unknown scheme {scheme!r} "
+                               f"(expected tcp://HOST:PORT; Dask knows {', '.join(known)})")
 
 
 def _worker_problem(address: str, reply, expected: dict) -> str | None:
