@@ -262,6 +262,8 @@ def test_unreachable_scheduler_is_one_clear_error():
     """No scheduler at the address: a DaskBackendError saying so, not a traceback from distributed."""
     with pytest.raises(DaskBackendError, match=r"cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         DaskExecutor("tcp://127.0.0.1:9", connect_timeout=1)
+    with pytest.raises(DaskBackendError, match=r"scheduler address 'tpc://10.0.0.5:8786': unknown scheme 'tpc'"):
+        DaskExecutor("tpc://10.0.0.5:8786")
 
 
 def test_workers_know_their_name_and_close_clients_on_teardown(client, monkeypatch):
