@@ -160,7 +160,9 @@ class BotProcess:
         """None once the reply pipe is readable; else why we stopped waiting."""
         check = None if cpu_limit is None else start + cpu_limit
         while True:
-            until = min(x for x in (check, deadline, math.inf) if x is not None)
+            until = math.inf if deadline is None else deadline
+            if check is not None and check < until:
+                until = check
             if self._poll.poll(_ms(until)):
                 return None
             now = time.monotonic()
@@ -237,7 +239,7 @@ class BotProcess:
         self.status = kill_group(self.proc)
         for fd in (self._cmd, self._reply):
             _close(fd)
-        self.log.join(0.5)
+        self.log.join(2.0)  # returns at end of file, as soon as every writer is gone
         shutil.rmtree(self.tmpdir, ignore_errors=True)
         return self.status
 

@@ -73,7 +73,7 @@ class SandboxClient:
         self._game: _Game | None = None
         self._clock = Clock.from_limits(limits)
         self._start_failed: str | None = None
-        self._logs: deque[str] = deque(maxlen=KEPT_LOGS)
+        self._logs: deque[BotProcess] = deque(maxlen=KEPT_LOGS)  # ended processes
         self._logs_dropped = 0
         self.pids: list[int] = []
         self.confinement: dict | None = None
@@ -142,9 +142,8 @@ class SandboxClient:
 
     def log_text(self) -> str:
         """The bot's stdout and stderr, per process (the last few), each capped."""
-        parts = list(self._logs)
-        if self._proc is not None:
-            parts.append(_log_section(self._proc))
+        procs = list(self._logs) + ([self._proc] if self._proc is not None else [])
+        parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
         head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []
         return "\n".join(head + parts)
 
@@ -226,7 +225,7 @@ class SandboxClient:
             proc.kill()
             if len(self._logs) == self._logs.maxlen:
                 self._logs_dropped += 1
-            self._logs.append(_log_section(proc))
+            self._logs.append(proc)
         if respawn and self._start_failed is None:
             self._spawn()
 
