@@ -349,3 +349,16 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
     except OSError:
         return False
+
+
+def test_sandbox_bench_reports_round_trips_and_games_per_second():
+    """The benchmark's lines: medians and p99s in µs, then games/s side by side."""
+    from arena.sandbox.bench import sandbox_bench
+
+    before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    lines = sandbox_bench(decisions=50, games=2)
+    assert len(lines) == 6
+    assert all("median" in line and "p99" in line for line in lines[1:4])
+    assert "games/s sandboxed" in lines[5] and "games/s in-process" in lines[5]
+    if before is not None:
+        assert os.sched_getaffinity(0) == before  # the pinning is undone
