@@ -314,6 +314,19 @@ def test_the_bot_process_is_clean_and_alone(clients, monkeypatch):
     assert all(s["status"] != "failed" for s in client.confinement["steps"])
 
 
+@pytest.mark.skipif(not (LINUX and os.geteuid() == 0), reason="run_as needs a root harness")
+def test_run_as_switches_a_root_harness_bot_to_another_uid(clients):
+    """Limits(run_as=nobody) under a root harness: the switch applies and the bot plays clean."""
+    from arena.sandbox.limits import Limits
+
+    client = sandboxed(clients, REGISTRY.get("random"), os_limits=Limits(run_as=65534))
+    others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
+    record = play_game(RULES, [client] + others, 1)
+    assert record["faults"][0] == []
+    steps = {s["name"]: s["status"] for s in client.confinement["steps"]}
+    assert steps["run_as"] == "applied" and "failed" not in steps.values()
+
+
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux's")
 def test_the_bot_dies_with_its_harness(tmp_path):
     """A harness killed outright (no close, no atexit) takes its bot process with it."""
