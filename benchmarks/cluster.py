@@ -10,8 +10,9 @@ random, low, high; getaway; ``--deals`` deals in every rotation) on:
   processes of 1 thread each.
 
 Each run writes a fresh results database; the time is ``Tournament.run``
-alone (cluster start-up is reported apart), from the first submit to the last
-stored game, so it includes each worker's first-batch imports. The per-batch
+alone, from the first submit to the last stored game. Start-up (the pool or
+cluster, and one empty batch per worker so each has imported the arena) is
+reported apart; the players themselves load in each worker's first batch. The per-batch
 overhead is the median round trip of an empty batch (``run_batch`` of no
 games, submitted one at a time) on each executor.
 
@@ -63,13 +64,24 @@ def play(executor, tournament_spec, registry, root: Path) -> tuple[int, float, f
     return progress.played_now, time.perf_counter() - start, cpu_seconds() - cpu
 
 
-def empty_batch_ms(executor, tournament_spec, registry, n: int = 100) -> tuple[float, float]:
-    """Median round trip of an empty batch and mean CPU per empty batch, in ms (after one warm-up)."""
+def empty_payload(tournament_spec, registry) -> dict:
     from arena.tournament import describe_players, player_names, schedule
-    from arena.worker import batch_payload, run_batch
-    players = describe_players(registry, player_names(schedule(tournament_spec)))
-    payload = batch_payload(tournament_spec, [], players)
-    executor.submit(run_batch, payload).result()
+    from arena.worker import batch_payload
+    return batch_payload(tournament_spec, [], describe_players(registry, player_names(schedule(tournament_spec))))
+
+
+def warm_up(executor, tournament_spec, registry) -> None:
+    """One empty batch on every worker slot: the pool or cluster is up and has imported the arena."""
+    from arena.worker import run_batch
+    payload = empty_payload(tournament_spec, registry)
+    for fut in [executor.submit(run_batch, payload) for _ in range(executor.workers)]:
+        fut.result()
+
+
+def empty_batch_ms(executor, tournament_spec, registry, n: int = 100) -> tuple[float, float]:
+    """Median round trip of an empty batch and mean CPU per empty batch, in ms."""
+    from arena.worker import run_batch
+    payload = empty_payload(tournament_spec, registry)
     times = []
     cpu = cpu_seconds()
     for _ in range(n):
@@ -83,6 +95,7 @@ def local_run(args, tournament_spec, registry, root):
     from arena.executors import LocalExecutor
     start = time.perf_counter()
     with LocalExecutor(2) as pool:
+        warm_up(pool, tournament_spec, registry)
         startup = time.perf_counter() - start
         runs = [play(pool, tournament_spec, registry, root) for _ in range(args.repeat)]
         overhead = empty_batch_ms(pool, tournament_spec, registry)
@@ -97,6 +110,7 @@ def dask_run(workers: int, args, tournament_spec, registry, root):
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=50) as cluster, \
             DaskExecutor(cluster.scheduler_address) as executor:
+        warm_up(executor, tournament_spec, registry)
         startup = time.perf_counter() - start
         runs = [play(executor, tournament_spec, registry, root) for _ in range(args.repeat)]
         overhead = empty_batch_ms(executor, tournament_spec, registry)
