@@ -235,12 +235,18 @@ def tournament_run(
 def tournament_resume(
     folder: Path = typer.Argument(..., help="The tournament's results folder, e.g. results/quick."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="local or dask (default: as stored)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Play only the games a stopped tournament is missing, then print its table."""
     from .tournament import Tournament
     t = Tournament.open(folder, _registry())
+    if backend is not None or scheduler is not None:
+        from .config import spec_from_dict
+        changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
+        t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line")
     _run_tournament(t, quiet, table_format, jobs)
 
 
@@ -261,14 +267,15 @@ def _run_tournament(t, quiet: bool, table_format: str, jobs: int | None = None) 
         missing = len(t.pending(store))
     typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
     executor = make_executor(t.spec, jobs)
-    interrupted = False
+    interrupted, failed = False, True
     try:
         with _progress(quiet, len(t.games), len(t.games) - missing) as show:
             t.run(executor, on_progress=show)
-        executor.shutdown()
+        failed = False
     except KeyboardInterrupt:
         interrupted = True
-        executor.shutdown(cancel=True)
+    finally:
+        executor.shutdown(cancel=failed)
     with Store(t.folder) as store:
         done = store.count()
         if interrupted:
