@@ -205,6 +205,7 @@ def tournament_run(
     fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
     sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
+    batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
     backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
@@ -216,7 +217,7 @@ def tournament_run(
     from .tournament import Tournament
     flags = _spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
                             format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
-                            fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, backend=backend,
+                            fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
                             scheduler=scheduler)
     limits = _limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     if file is not None:
@@ -296,8 +297,9 @@ class _progress:
     def __enter__(self):
         if not self.quiet:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.console import Console
             self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TextColumn("{task.fields[info]}"), transient=False)
+                                TextColumn("{task.fields[info]}"), transient=False, console=Console(stderr=True))
             self.bar.start()
             self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
         return self.update

@@ -8,7 +8,8 @@ parameters: every seed comes from :func:`derive_seed` (blake2b, never Python's
 ``hash()``), so the same parameters give the same schedule on any machine.
 
 Rotation groups (duplicate deals): every deal of a table is played once in each
-cyclic rotation of its players. Rotation ``r`` seats the table's player ``i`` at
+cyclic rotation of its players, in an order round the table shuffled per deal
+(:func:`seating`). Rotation ``r`` seats the circle's player ``i`` at
 seat ``(i + r) % n``; the deal seed is the same for all rotations, so every
 player holds every hand of the deal.
 """
@@ -62,6 +63,18 @@ def derive_seed(seed: int, *labels: Any) -> int:
     text = canonical([seed, *labels]).encode("utf-8")
     digest = hashlib.blake2b(text, digest_size=8, person=b"arena-seed").digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def seating(players: Sequence[str], deal_seed: int) -> tuple[str, ...]:
+    """The order round the table for one deal: a seeded shuffle of the table's players.
+
+    Rotations of one deal keep who sits next to whom; shuffling the circle per
+    deal varies the neighbours (in this game the player on your left matters),
+    so no player is stuck behind the same opponent for a whole event.
+    """
+    circle = list(players)
+    random.Random(derive_seed(deal_seed, "seating")).shuffle(circle)
+    return tuple(circle)
 
 
 # ---------------------------------------------------------------- values
@@ -517,8 +530,9 @@ class Format:
         n = len(table.players)
         for deal in range(self.deals):
             deal_seed = derive_seed(self.seed, "deal", canonical(table.rules), n, *table.drawn, deal)
+            circle = seating(table.players, deal_seed)
             for r in range(n):
-                seats = tuple(table.players[(s - r) % n] for s in range(n))
+                seats = tuple(circle[(s - r) % n] for s in range(n))
                 index = start + deal * n + r
                 yield GameSpec(index, f"{table.label}-d{deal}-r{r}", table.rules, seats, deal_seed, r)
 

@@ -133,7 +133,6 @@ def test_run_on_a_pool_of_two(capsys, event, tmp_path):
     assert len(out.splitlines()) == 5
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py bug: the live progress display is written to stdout")
 def test_progress_display_keeps_stdout_for_the_table(capsys, event, tmp_path):
     """Without --quiet, stdout still holds only the table (the progress display belongs on stderr)."""
     code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
@@ -142,7 +141,6 @@ def test_progress_display_keeps_stdout_for_the_table(capsys, event, tmp_path):
     json.loads(out)
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py: `tournament run` has no --batch flag (every file key should have one)")
 def test_batch_flag(capsys, event, tmp_path):
     """--batch sets the games per worker task, like the file's batch key."""
     code, out, err = run(capsys, "tournament", "run", event, "--batch", "2", "--results", tmp_path, "-q",
