@@ -123,7 +123,12 @@ def shared_suit_survey(samples: int = 2000, seed: int = 2, ranks: int = 4,
                        escapes=ESCAPES, presets=(), max_states: int = 3_000_000) -> list[dict]:
     """Leader's chances with perfect play in random shared-suit positions, per escape rule.
 
-    Each rule gets the same ``samples`` positions. Rows: the rule, the mean chance
+    Each escape rule is taken with the other options at their defaults (no
+    shootout, no drawn_cut_loses, highest_loses); ``presets`` adds rows for
+    named presets as they are. Each rule gets the same ``samples`` positions
+    (uniform over the shared-suit positions of the 16-card pack: each card to
+    the leader, the other or the pile, both hands non-empty, sharing a suit).
+    Rows: the rule, the mean chance
     the leader gets away (``leader_wins``) with a 95% Wilson interval on the
     share of positions the leader wins outright, and the time taken.
     """
@@ -133,7 +138,7 @@ def shared_suit_survey(samples: int = 2000, seed: int = 2, ranks: int = 4,
     positions = [_random_shared(rng, cards) for _ in range(samples)]
     rows = []
     rule_sets = [(e, Rules.preset("getaway", escape=e, drawn_cut_loses=False)) for e in escapes]
-    rule_sets += [(p, Rules.preset(p, shootout=False) if p == "champions" else Rules.preset(p)) for p in presets]
+    rule_sets += [(p, Rules.preset(p)) for p in presets]
     for label, rules in rule_sets:
         solver = Solver(rules, universe=universe, draw_value=0.5)
         start = time.perf_counter()
@@ -178,30 +183,43 @@ __all__ = ["ESCAPES", "check_seed002", "mini_universe", "no_shared_suit_position
 
 
 def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = "champions",
-                   progress: Callable[[int], None] | None = None) -> tuple[list[str], dict]:
+                   progress: Callable[[int], None] | None = None, options: dict | None = None,
+                   first: int = 0) -> tuple[list[str], dict]:
     """Seed 002's other claim: the share of games that end in a shootout, with strong players at every seat.
 
     Plays ``games`` games in-process (the named built-in players, which may repeat,
-    seated as given and rotated one seat per game), deal ``seed * 1_000_003 + g``.
+    seated as given and rotated one seat per game), deal ``seed * 1_000_003 + g``
+    for ``g`` from ``first``. ``options`` are keyword options for every player's
+    factory (e.g. ``{"budget_ms": 20}`` for the sampler).
     """
+    import dataclasses
+    import functools
     from .plugins import load
-    from .runner import play_one
+    from .referee import InProcessClient, play_game
     registry = load()
+    specs = {}
+    for name in set(players):
+        spec = registry.get(name)
+        if options:
+            spec = dataclasses.replace(spec, factory=functools.partial(spec.factory, **options))
+        specs[name] = spec
     rules = Rules.preset(preset)
     start = time.perf_counter()
     reasons: dict[str, int] = {}
-    for g in range(games):
+    for g in range(first, first + games):
         k = g % len(players)
         seats = players[k:] + players[:k]
-        record = play_one(registry, rules, seats, seed=seed * 1_000_003 + g, sandbox=False)
+        clients = [InProcessClient(specs[name]) for name in seats]
+        record = play_game(rules, clients, seed * 1_000_003 + g, names=seats)
         reason = record["result"]["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
         if progress is not None:
-            progress(g + 1)
+            progress(g + 1 - first)
     took = time.perf_counter() - start
     shoot = reasons.get("shootout", 0)
     lo, hi = wilson(shoot, games)
-    lines = [f"{preset}, {len(players)} players ({', '.join(players)}), {games} games",
+    shown = ", ".join(players) + (f"; options {options}" if options else "")
+    lines = [f"{preset}, {len(players)} players ({shown}), {games} games",
              f"ended in a shootout: {shoot} of {games} = {100 * shoot / games:.1f}% "
              f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)",
              "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])),

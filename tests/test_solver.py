@@ -77,7 +77,7 @@ def _mask(cards) -> int:
 def test_solver_matches_engine_brute_force_on_random_positions():
     """The solver's value equals an expectiminimax over the engine itself (chance draws enumerated)."""
     rng = random.Random(6)
-    for _ in range(250):
+    for _ in range(120):
         rules = _rules(rng)
         (h0, h1), pile, drawn = _random_position(rng)
         game = Game.from_position(rules, [[CARDS[c] for c in h0], [CARDS[c] for c in h1], []],
@@ -92,9 +92,9 @@ def test_solver_matches_engine_brute_force_on_random_positions():
 def test_solver_reply_values_match_engine():
     """Values for the follower after a lead equal the engine's brute force from that point."""
     rng = random.Random(61)
-    for _ in range(120):
+    for _ in range(60):
         rules = _rules(rng)
-        (h0, h1), pile, _ = _random_position(rng)
+        (h0, h1), pile, _ = _random_position(rng, max_cards=2)
         game = Game.from_position(rules, [[CARDS[c] for c in h0], [CARDS[c] for c in h1], []],
                                   leader=0, out=[2], discard=[CARDS[c] for c in pile])
         if game.is_over:
@@ -164,11 +164,11 @@ def test_best_moves_realise_the_value_against_every_reply(preset):
 def test_canonical_keys_change_no_value():
     """Memo keys up to suit permutation and rank gaps give the same values as raw keys."""
     rng = random.Random(66)
-    for _ in range(300):
+    for _ in range(150):
         rules = _rules(rng)
         deck = list(range(52))
         rng.shuffle(deck)
-        a, b = rng.randint(1, 4), rng.randint(1, 4)
+        a, b = rng.randint(1, 3), rng.randint(1, 3)
         ma, mb = _mask(deck[:a]), _mask(deck[a:a + b])
         must = deck[0] if rng.random() < 0.3 else -1
         one = Solver(rules, canonical=True).value(ma, mb, must)
@@ -235,5 +235,5 @@ def test_seed002_claim_on_a_subset():
 
 def test_shared_suit_survey_runs():
     """The survey of shared-suit positions returns one row per rule with a share in [0, 1]."""
-    rows = shared_suit_survey(samples=40, seed=1, escapes=("pass", "draw"))
+    rows = shared_suit_survey(samples=12, seed=1, escapes=("pass", "draw"))
     assert len(rows) == 2 and all(0.0 <= r["leader_wins"] <= 1.0 for r in rows)
