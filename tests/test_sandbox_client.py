@@ -370,8 +370,8 @@ def test_sandbox_bench_reports_round_trips_and_games_per_second():
 
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     lines = sandbox_bench(decisions=50, games=2)
-    assert len(lines) == 6
-    assert all("median" in line and "p99" in line for line in lines[1:4])
+    assert len(lines) == 8
+    assert all("median" in line and "p99" in line for line in lines[1:4] + lines[6:])
     assert "games/s sandboxed" in lines[5] and "games/s in-process" in lines[5]
     if before is not None:
         assert os.sched_getaffinity(0) == before  # the pinning is undone

@@ -112,23 +112,49 @@ def _p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98] if len(values) >= 2 else values[0]
 
 
+class _Timed:
+    """A client wrapper that keeps the µs of every decide() call."""
+
+    def __init__(self, inner, times: list[float]) -> None:
+        self.inner, self.times, self.name = inner, times, inner.name
+
+    def begin(self, *args):
+        return self.inner.begin(*args)
+
+    def decide(self, *args):
+        t0 = time.perf_counter_ns()
+        reply = self.inner.decide(*args)
+        self.times.append((time.perf_counter_ns() - t0) / 1000)
+        return reply
+
+    def finish(self, *args):
+        return self.inner.finish(*args)
+
+    def close(self):
+        return self.inner.close()
+
+
 def _games(rules: Rules, players: int, games: int) -> list[str]:
     from arena.sandbox.client import SandboxClient
 
     spec = load().get("random")
-    rates = []
+    rates, times = {}, {}
     for label, make in (("sandboxed", lambda: SandboxClient(spec)),
                         ("in-process", lambda: InProcessClient(spec))):
-        clients = [make() for _ in range(players)]
+        times[label] = []
+        clients = [_Timed(make(), times[label]) for _ in range(players)]
         try:
             play_game(rules, clients, seed=0)  # warm-up: start-up is not the figure
+            del times[label][:]
             start = time.perf_counter()
             for g in range(games):
                 play_game(rules, clients, seed=g + 1)
-            rates.append((label, games / (time.perf_counter() - start)))
+            rates[label] = games / (time.perf_counter() - start)
         finally:
             for c in clients:
                 c.close()
-    (_, boxed), (_, local) = rates
+    boxed, local = rates["sandboxed"], rates["in-process"]
     return [f"  {boxed:8.1f} games/s sandboxed   {local:8.1f} games/s in-process   "
-            f"(sandboxed at {boxed / local:.0%} of in-process speed)"]
+            f"(sandboxed at {boxed / local:.0%} of in-process speed)"] + [
+        f"  median {statistics.median(t):7.1f} µs  p99 {_p99(t):7.1f} µs  decide() in these "
+        f"games, {label} ({len(t)} decisions)" for label, t in times.items()]
