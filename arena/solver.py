@@ -229,7 +229,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
                         break
         memo[key] = v
         n = len(memo)
-        if n & 255 == 0:
+        if n & 63 == 0:
             _budget(n)
         return v
 

@@ -108,7 +108,7 @@ def test_sampled_worlds_respect_what_the_seat_knows():
 
 def test_sampler_plays_legal_cards_within_its_budget():
     """Whole games at every seat, several rule sets (Donkey falls back): legal, and within budget."""
-    budget = 20.0
+    budget = 10.0
     for preset in ("getaway", "champions", "donkey", "bhabho"):
         bots = [SamplerBot(seed=s, budget_ms=budget) for s in range(4)]
         game = Game.deal(Rules.preset(preset), 4, seed=7)
@@ -120,7 +120,7 @@ def test_sampler_plays_legal_cards_within_its_budget():
             action = bots[seat].act(view)
             slowest = max(slowest, time.thread_time() - start)
             game.apply(action)          # raises IllegalAction if the card is not legal
-        assert slowest < 3 * budget / 1000 + 0.05, (preset, slowest)
+        assert slowest < 3 * budget / 1000 + 0.1, (preset, slowest)   # at least one world, however short the budget
 
 
 def test_sampler_takes_a_solver_win_with_two_players_left():
