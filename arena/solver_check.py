@@ -226,3 +226,22 @@ def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = 
              f"wall time {took:.0f} s"]
     return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons,
                    "seconds": took}
+
+
+def endings_from_results(folder) -> tuple[list[str], dict]:
+    """How the games stored in a tournament's results folder ended (shootout share with its interval)."""
+    from .store import Store
+    reasons: dict[str, int] = {}
+    with Store(folder) as store:
+        for _, record in store.records():
+            reason = record["result"]["reason"]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    games = sum(reasons.values())
+    shoot = reasons.get("shootout", 0)
+    lo, hi = wilson(shoot, games) if games else (0.0, 1.0)
+    share = shoot / games if games else 0.0
+    lines = [f"{folder}: {games} games",
+             f"ended in a shootout: {shoot} of {games} = {100 * share:.1f}% "
+             f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)",
+             "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))]
+    return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons}
