@@ -20,8 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 import sandbox_bots
+from sandbox_bots import broken, slow_import
+
 from arena import Game, PlayerSpec, Rules
 from arena.config import LimitsSpec
 from arena.plugins import load
@@ -30,7 +31,6 @@ from arena.sandbox import botproc
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
 from arena.sandbox.timing import Clock
-from sandbox_bots import broken, slow_import
 
 REGISTRY = load(autoload=False)
 FAST = LimitsSpec(decision_ms=200, bank_ms=0, startup_ms=10000, memory_mb=1024)
@@ -43,6 +43,9 @@ def spec(factory, name: str = "test-bot") -> PlayerSpec:
 
 
 def reports(client: SandboxClient) -> list[dict]:
+    """The REPORT lines of the bot's log; closes the client first (a live process's
+    log may still be on its way through the pipe)."""
+    client.close()
     return [json.loads(line[7:]) for line in client.log_text().splitlines()
             if line.startswith("REPORT ")]
 
@@ -270,6 +273,7 @@ def test_a_bot_that_cannot_import_is_a_crash_each_game(clients):
     assert client.processes == 1
     play_game(RULES, [client] + others, 2)
     assert client.processes == 2
+    client.close()
     assert "RuntimeError: this bot's import fails" in client.log_text()
 
 
@@ -291,9 +295,10 @@ def test_the_log_keeps_stdout_and_stderr(clients):
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
     record = play_game(RULES, [client] + others, 1)
     assert record["faults"][0] == []
-    time.sleep(0.1)
+    pid = client.pid
+    client.close()  # the log is complete once the process has ended
     log = client.log_text()
-    assert log.startswith(f"[bot process {client.pid}]")
+    assert log.startswith(f"[bot process {pid}]")
     assert "hello from the bot" in log and "and from its stderr" in log
 
 
@@ -308,7 +313,7 @@ def test_the_bot_process_is_clean_and_alone(clients, monkeypatch):
     assert "ARENA_TEST_SECRET" not in r["env"] and r["env"] == sorted(
         ["HOME", "LANG", "LC_ALL", "PATH", "PYTHONHASHSEED", "PYTHONPATH", "PYTHONUNBUFFERED",
          "TMPDIR"])
-    assert r["ppid"] == os.getpid() and r["pgid"] == r["pid"] == client.pid
+    assert r["ppid"] == os.getpid() and r["pgid"] == r["pid"] == client.pids[0]
     assert r["argv"][0].endswith("host.py") and r["cwd"].startswith("/") and "arena-bot-" in r["cwd"]
     assert client.confinement is not None
     assert all(s["status"] != "failed" for s in client.confinement["steps"])

@@ -36,8 +36,8 @@ def sandbox_bench(decisions: int = 5000, games: int = 100, players: int = 4,
     """
     rules = rules or Rules.preset("getaway")
     with _pinned(cpu) as core:
-        lines = [f"sandbox round trip per decision: trivial bot, referee and bot pinned to "
-                 f"CPU {core}, {decisions} decisions"]
+        lines = [(f"sandbox round trip per decision: trivial bot, referee and bot pinned to "
+                  f"CPU {core}, {decisions} decisions")]
         lines += _round_trips(rules, players, decisions)
         lines.append(f"sandbox games: {rules.name}, {players} random bots, {games} games, "
                      f"pinned to CPU {core}")
@@ -154,7 +154,9 @@ def _games(rules: Rules, players: int, games: int) -> list[str]:
             for c in clients:
                 c.close()
     boxed, local = rates["sandboxed"], rates["in-process"]
-    return [f"  {boxed:8.1f} games/s sandboxed   {local:8.1f} games/s in-process   "
-            f"(sandboxed at {boxed / local:.0%} of in-process speed)"] + [
-        f"  median {statistics.median(t):7.1f} µs  p99 {_p99(t):7.1f} µs  decide() in these "
-        f"games, {label} ({len(t)} decisions)" for label, t in times.items()]
+    lines = [(f"  {boxed:8.1f} games/s sandboxed   {local:8.1f} games/s in-process   "
+              f"(sandboxed at {boxed / local:.0%} of in-process speed)")]
+    for label, t in times.items():
+        lines.append(f"  median {statistics.median(t):7.1f} µs  p99 {_p99(t):7.1f} µs  "
+                     f"decide() in these games, {label} ({len(t)} decisions)")
+    return lines

@@ -141,7 +141,11 @@ class SandboxClient:
         return None if self._proc is None else self._proc.pid
 
     def log_text(self) -> str:
-        """The bot's stdout and stderr, per process (the last few), each capped."""
+        """The bot's stdout and stderr, per process (the last few), each capped.
+
+        A live process's latest output may still be in its pipe; after
+        ``close`` (or a restart) each ended process's log is complete.
+        """
         procs = list(self._logs) + ([self._proc] if self._proc is not None else [])
         parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
         head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []

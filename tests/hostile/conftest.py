@@ -22,12 +22,11 @@ import sys
 import uuid
 
 import pytest
+from hostile_support import BOTS, FAST, REGISTRY, RULES, Table, check_unharmed
 
 from arena import PlayerSpec
 from arena.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
-
-from hostile_support import BOTS, FAST, REGISTRY, RULES, Table, check_unharmed
 
 
 @pytest.fixture

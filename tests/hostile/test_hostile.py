@@ -15,10 +15,9 @@ import resource
 import socket
 
 import pytest
+from hostile_support import FAST, needs
 
 from arena.sandbox.processes import group_members
-
-from hostile_support import FAST, needs
 
 WALL_CAP_MS = 3 * FAST.decision_ms
 

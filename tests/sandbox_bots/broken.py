@@ -1,7 +1,6 @@
 """A bot whose module fails to import inside the sandbox (and imports fine in the test)."""
 
 import arena
-
 from sandbox_bots import in_sandbox
 
 if in_sandbox():

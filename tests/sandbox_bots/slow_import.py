@@ -3,7 +3,6 @@
 import time
 
 import arena
-
 from sandbox_bots import in_sandbox
 
 if in_sandbox():
