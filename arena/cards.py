@@ -145,9 +145,12 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_HAND_ORDER = {c: i for i, c in enumerate(sorted(CARDS, key=lambda c: (c.suit, -c.rank, c.copy)))}
+
+
 def sort_hand(cards: Iterable[int]) -> list[Card]:
     """Cards sorted as a player holds them: by suit, then rank high to low."""
-    return sorted((card(c) for c in cards), key=lambda c: (c.suit, -c.rank, c.copy))
+    return sorted((card(c) for c in cards), key=_HAND_ORDER.__getitem__)
 
 
 def deck(decks: int = 1) -> list[Card]:

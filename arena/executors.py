@@ -41,6 +41,15 @@ class SerialExecutor:
         self.shutdown()
 
 
+def _harden() -> None:
+    """Make this harness process unreadable to bots and the reaper of their leftovers."""
+    try:
+        from .sandbox import harden_harness
+        harden_harness()
+    except Exception:  # a platform without these controls still runs, with the warning of detect()
+        pass
+
+
 def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
     """Pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
     and leave with the coordinator: on Linux the worker is sent SIGTERM when the coordinator
@@ -52,6 +61,7 @@ def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _on_terminate)
     _die_with_parent(parent)
+    _harden()
     with counter.get_lock():
         slot = counter.value
         counter.value += 1

@@ -47,6 +47,8 @@ class Client(Protocol):
 
     def finish(self, events: list[dict], result: Result) -> None: ...
 
+    def close(self) -> None: ...
+
 
 def bot_seed(game_seed: int, seat: int, name: str) -> int:
     """The seed a seat's bot gets for one game: a pure function of the game seed."""
