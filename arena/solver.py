@@ -394,11 +394,11 @@ def solve_text(text: str, rules: Rules, draw_value: float = 0.5) -> list[str]:
         sol = solver.solve(leader, other, must)
         who = "leader to lead" + (f" (must lead the drawn {CARDS[must]})" if must >= 0 else "")
     took = time.perf_counter() - start
-    lines = [f"rules: {rules.name} (escape={rules.escape}, shootout={str(rules.shootout).lower()}, "
-             f"drawn_cut_loses={str(rules.drawn_cut_loses).lower()}, simultaneous={rules.simultaneous})",
+    lines = [(f"rules: {rules.name} (escape={rules.escape}, shootout={str(rules.shootout).lower()}, "
+              f"drawn_cut_loses={str(rules.drawn_cut_loses).lower()}, simultaneous={rules.simultaneous})"),
              f"position: leader {_text(leader) or '-'} / other {_text(other)}"
              + (f" / led {CARDS[led.bit_length() - 1]}" if led else "")
-             + f" / pile {bin(pile).count('1')} cards",
+             + f" / pile {pile.bit_count()} cards",
              f"to move: {who}",
              f"value: {_pct(sol.value)} chance that the player to move is the Bhabhi"
              + _verdict(sol.value),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from .ratings import wilson
 from .rules import Rules
@@ -72,7 +72,7 @@ def check_seed002(ranks: int = 4, escape: str = "pass", progress: Callable[[int]
     rules = Rules.preset("champions", shootout=False, escape=escape)
     solver = Solver(rules, universe=mini_universe(ranks), draw_value=0.5)
     start = time.perf_counter()
-    n = lost = drawn = won = 0
+    n = lost = won = 0
     example = None
     for a, b in no_shared_suit_positions(ranks):
         v = solver.value(a, b)
@@ -88,8 +88,8 @@ def check_seed002(ranks: int = 4, escape: str = "pass", progress: Callable[[int]
     stats = {"positions": n, "leader_loses": lost, "leader_wins": won, "states": len(solver.memo),
              "seconds": took, "example": example}
     lines = [
-        f"seed 002 shootout claim: {ranks} ranks per suit, hands with no suit in common, "
-        f"rules champions with escape={escape}, shootout off",
+        (f"seed 002 shootout claim: {ranks} ranks per suit, hands with no suit in common, "
+         f"rules champions with escape={escape}, shootout off"),
         f"positions: {n} (expected {seed002_count(ranks)} = {2 * (2 ** ranks - 1) + 1}^4 - 2*{2 ** ranks}^4 + 1)",
         f"leader loses with best play: {lost}; leader does not lose: {won}",
         f"claim {'holds' if won == 0 and n == seed002_count(ranks) else 'FAILS'}"
@@ -160,10 +160,10 @@ def shared_suit_survey(samples: int = 2000, seed: int = 2, ranks: int = 4,
 
 def survey_lines(rows: list[dict], ranks: int = 4) -> list[str]:
     """The survey as text lines (for the CLI and docs)."""
-    lines = [f"two-player positions, {ranks} ranks per suit, hands sharing a suit (uniform sample), "
-             f"perfect play; chance nodes averaged",
-             f"{'rules':<16}{'escape':<16}{'samples':>8}{'leader gets away':>18}"
-             f"{'certain win (95% CI)':>26}{'certain loss':>14}{'time':>8}"]
+    lines = [(f"two-player positions, {ranks} ranks per suit, hands sharing a suit (uniform sample), "
+              "perfect play; chance nodes averaged"),
+             (f"{'rules':<16}{'escape':<16}{'samples':>8}{'leader gets away':>18}"
+              f"{'certain win (95% CI)':>26}{'certain loss':>14}{'time':>8}")]
     for r in rows:
         lo, hi = r["certain_win_ci"]
         lines.append(f"{r['rules']:<16}{r['escape']:<16}{r['samples']:>8}{100 * r['leader_wins']:>17.1f}%"
@@ -194,6 +194,7 @@ def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = 
     """
     import dataclasses
     import functools
+
     from .plugins import load
     from .referee import InProcessClient, play_game
     registry = load()
@@ -220,8 +221,8 @@ def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = 
     lo, hi = wilson(shoot, games)
     shown = ", ".join(players) + (f"; options {options}" if options else "")
     lines = [f"{preset}, {len(players)} players ({shown}), {games} games",
-             f"ended in a shootout: {shoot} of {games} = {100 * shoot / games:.1f}% "
-             f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)",
+             (f"ended in a shootout: {shoot} of {games} = {100 * shoot / games:.1f}% "
+              f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)"),
              "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])),
              f"wall time {took:.0f} s"]
     return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons,
@@ -241,7 +242,7 @@ def endings_from_results(folder) -> tuple[list[str], dict]:
     lo, hi = wilson(shoot, games) if games else (0.0, 1.0)
     share = shoot / games if games else 0.0
     lines = [f"{folder}: {games} games",
-             f"ended in a shootout: {shoot} of {games} = {100 * share:.1f}% "
-             f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)",
+             (f"ended in a shootout: {shoot} of {games} = {100 * share:.1f}% "
+              f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)"),
              "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))]
     return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons}

@@ -61,9 +61,9 @@ def sampler_decisions(games=3, budget_ms=50.0) -> list[str]:
                 cpu.append(1000 * (time.thread_time() - t))
                 worlds.append(bots[0].last.get("worlds", 0))
             game.apply(action)
-    return [f"sampler ({budget_ms:.0f} ms budget): {len(cpu)} decisions with a choice, CPU median "
-            f"{statistics.median(cpu):.1f} ms, max {max(cpu):.1f} ms; sampled worlds median "
-            f"{statistics.median(worlds):.0f}"]
+    return [(f"sampler ({budget_ms:.0f} ms budget): {len(cpu)} decisions with a choice, CPU median "
+             f"{statistics.median(cpu):.1f} ms, max {max(cpu):.1f} ms; sampled worlds median "
+             f"{statistics.median(worlds):.0f}")]
 
 
 def seed002(ranks=4) -> list[str]:
@@ -98,10 +98,10 @@ def versus_heuristics(deals: int, first: int = 0, seed: int = 6, preset: str = "
             lost += game.result.loser == r
             games += 1
     lo, hi = wilson(lost, games)
-    lines = [f"{preset}, 4 players: sampler ({budget_ms:.0f} ms) in each seat in turn against 3 heuristic players, "
-             f"{deals} deals x 4 rotations = {games} games",
-             f"sampler is the Bhabhi in {lost} = {100 * lost / games:.1f}% (95% Wilson {100 * lo:.1f}-{100 * hi:.1f}%); "
-             f"a heuristic player in its seat: 25.0% exactly",
+    lines = [(f"{preset}, 4 players: sampler ({budget_ms:.0f} ms) in each seat in turn against 3 heuristic "
+              f"players, {deals} deals x 4 rotations = {games} games"),
+             (f"sampler is the Bhabhi in {lost} = {100 * lost / games:.1f}% "
+              f"(95% Wilson {100 * lo:.1f}-{100 * hi:.1f}%); a heuristic player in its seat: 25.0% exactly"),
              f"wall {time.perf_counter() - wall:.0f} s"]
     return lines, {"games": games, "lost": lost}
 

@@ -9,10 +9,21 @@ import random
 import pytest
 
 from arena import Game, Rules
-from arena.cards import CARDS, cards_of
-from arena.solver import (FULL, Solver, SolverBudget, SolverError, parse_position, solve_text)
-from arena.solver_check import (mini_universe, no_shared_suit_positions, seed002_count,
-                                shared_suit_survey, check_seed002)
+from arena.cards import CARDS
+from arena.solver import (
+    Solver,
+    SolverBudget,
+    SolverError,
+    parse_position,
+    solve_text,
+)
+from arena.solver_check import (
+    check_seed002,
+    mini_universe,
+    no_shared_suit_positions,
+    seed002_count,
+    shared_suit_survey,
+)
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
 
@@ -225,7 +236,7 @@ def test_seed002_count_is_792450():
 
 def test_seed002_claim_on_a_subset():
     """Two ranks per suit (every position) and a sample of the four-rank ones: the leader never wins."""
-    lines, stats = check_seed002(ranks=2)
+    _, stats = check_seed002(ranks=2)
     assert stats["positions"] == seed002_count(2) and stats["leader_wins"] == 0
     rng = random.Random(2)
     solver = Solver(Rules.preset("champions", shootout=False), universe=mini_universe(4))
