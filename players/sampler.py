@@ -35,7 +35,7 @@ from arena.cards import CARDS, PACK
 from arena.solver import Solver, SolverBudget
 
 from .heuristic import HeuristicBot
-from .sampler_sim import SM, new_sim
+from .sampler_sim import new_sim
 
 FULL = (1 << PACK) - 1
 MEMO_LIMIT = 1_500_000

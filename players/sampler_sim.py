@@ -30,11 +30,35 @@ def _low(m: int) -> int:
 class Sim:
     """One game in progress; mutable; copy with :meth:`copy`."""
 
-    __slots__ = ("n", "nxt", "hands", "active", "n_active", "out", "pile", "leader", "cur",
-                 "tseats", "tcards", "led", "best_seat", "best_rank", "first", "must", "drawn_lead",
-                 "loser", "over", "mode", "shootout", "cut_loses", "highest_loses", "free_first", "rng")
+    __slots__ = (
+        "active",
+        "best_rank",
+        "best_seat",
+        "cur",
+        "cut_loses",
+        "drawn_lead",
+        "first",
+        "free_first",
+        "hands",
+        "highest_loses",
+        "leader",
+        "led",
+        "loser",
+        "mode",
+        "must",
+        "n",
+        "n_active",
+        "nxt",
+        "out",
+        "over",
+        "pile",
+        "rng",
+        "shootout",
+        "tcards",
+        "tseats",
+    )
 
-    def copy(self) -> "Sim":
+    def copy(self) -> Sim:
         s = Sim.__new__(Sim)
         s.n, s.nxt, s.mode, s.shootout = self.n, self.nxt, self.mode, self.shootout
         s.cut_loses, s.highest_loses, s.free_first, s.rng = self.cut_loses, self.highest_loses, self.free_first, self.rng
