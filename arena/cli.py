@@ -25,6 +25,9 @@ bench_app = typer.Typer(help="Benchmarks that print figures.", no_args_is_help=T
 app.add_typer(bench_app, name="bench")
 tournament_app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
+check_app = typer.Typer(help="Check the seeds' claims with the exact solver and strong players.",
+                        no_args_is_help=True)
+app.add_typer(check_app, name="check")
 
 
 class UserError(ArenaError):
@@ -445,6 +448,68 @@ def check_bot_cmd(
     _out(report.table(table_format))
     if not report.ok:
         raise typer.Exit(1)
+
+
+# ------------------------------------------------------------ solver, checks
+@app.command()
+def solve(
+    position: str = typer.Argument(..., help='Two hands, e.g. "leader: AS KS 2H / other: 3C 4C".'),
+    rules: str = typer.Option("playnest", "--rules", "-r", help="Rule preset."),
+    set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
+    draw_value: float = typer.Option(0.5, "--draw-value", help="What a drawn game counts as (0 win .. 1 loss)."),
+) -> None:
+    """Solve a two-player position exactly: the leader's chance of losing and the best moves."""
+    from .solver import solve_text
+    for line in solve_text(position, _rules(rules, set_), draw_value):
+        _out(line)
+
+
+@check_app.command("shootout")
+def check_shootout(
+    ranks: int = typer.Option(4, "--ranks", min=1, max=13, help="Ranks in each suit of the small pack."),
+    escape: str = typer.Option("pass", "--escape", help="The escape rule to solve under."),
+) -> None:
+    """Seed 002: in every two-player position whose hands share no suit, the leader never wins."""
+    from .solver_check import check_seed002
+    lines, _ = check_seed002(ranks, escape)
+    for line in lines:
+        _out(line)
+
+
+@check_app.command("shared-suits")
+def check_shared_suits(
+    samples: int = typer.Option(3000, "--samples", min=1, help="Random positions per escape rule."),
+    seed: int = typer.Option(2, "--seed", help="Seed of the sample."),
+    ranks: int = typer.Option(4, "--ranks", min=1, max=13, help="Ranks in each suit of the small pack."),
+) -> None:
+    """How often the leader wins with perfect play when the two hands share suits, per escape rule."""
+    from .solver_check import shared_suit_survey, survey_lines
+    for line in survey_lines(shared_suit_survey(samples, seed, ranks), ranks):
+        _out(line)
+
+
+@check_app.command("shootout-share")
+def check_shootout_share(
+    players_: str = typer.Option(..., "--players", help="Four player names, comma-separated (may repeat)."),
+    games: int = typer.Option(100, "--games", "-n", min=1, help="Games to play."),
+    seed: int = typer.Option(2, "--seed", help="Seed of the deals."),
+    first: int = typer.Option(0, "--first", min=0, help="First game number (to split a run over processes)."),
+) -> None:
+    """Seed 002: the share of champions games that end in a shootout, with its interval."""
+    from .solver_check import shootout_share
+    _registry()
+    lines, _ = shootout_share(_seats(players_), games, seed, first=first)
+    for line in lines:
+        _out(line)
+
+
+@check_app.command("endings")
+def check_endings(folder: Path = typer.Argument(..., help="A tournament's results folder.")) -> None:
+    """How a tournament's games ended: the shootout share with its interval."""
+    from .solver_check import endings_from_results
+    lines, _ = endings_from_results(folder)
+    for line in lines:
+        _out(line)
 
 
 # ---------------------------------------------------------------------- main
