@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.plugins import PlayerSpec, hookimpl
 
 from .heuristic import HeuristicBot
-from .sampler import SamplerBot
+from .sampler import SamplerBot, TimedSamplerBot
 from .simple import HighBot, LowBot, RandomBot
 
 
@@ -20,6 +20,9 @@ def arena_players() -> list[PlayerSpec]:
                    "ducks under players known void, dumps high cards when safe, leads suits all hold",
                    trusted=True),
         PlayerSpec("sampler", SamplerBot,
-                   "samples the hidden hands, plays each card out with the heuristic policy, keeps the "
-                   "safest; exact solver with two players left (~50 ms a decision)", trusted=True),
+                   "samples 120 hidden deals a decision, plays each card out with the heuristic policy, "
+                   "keeps the safest; exact solver with two left; deterministic", trusted=True),
+        PlayerSpec("sampler-timed", TimedSamplerBot,
+                   "sampler, anytime: as many samples as 50 ms of CPU allow (not reproducible under load)",
+                   trusted=True),
     ]

@@ -19,9 +19,13 @@ runs out of time it falls back to playouts. Among cards the solver rates
 equal it picks by playouts too (a lost position against perfect play may
 still be won against a fallible opponent).
 
-Anytime: it stops within ``budget_ms`` of CPU time per decision (default
-50 ms, a twentieth of the default decision limit of 1000 ms), or within a quarter
-of ``view.time_left`` when the harness gives one. Trumps (Donkey) and two
+Reproducible by default: ``sampler`` plays out a fixed 120 worlds a decision
+(about what 50 ms of CPU gave early in a game here), so the same seeds give the
+same moves on any machine; time is only a safety cap (``cap_ms``, 500 ms, or a
+quarter of ``view.time_left``). ``sampler-timed`` is the anytime version: it
+stops within ``budget_ms`` of CPU time per decision (default 50 ms, a
+twentieth of the default decision limit of 1000 ms), or within a quarter of
+``view.time_left`` when the harness gives one. Trumps (Donkey) and two
 packs are left to the heuristic player.
 """
 
@@ -156,8 +160,12 @@ class SamplerBot(Bot):
     name = "sampler"
 
     def __init__(self, seed: int = 0, budget_ms: float = 50.0, max_worlds: int = 2000,
-                 solver_share: float = 0.6, **options) -> None:
+                 solver_share: float = 0.6, worlds: int | None = 120, cap_ms: float = 500.0,
+                 **options) -> None:
         super().__init__(seed, **options)
+        if worlds is not None:
+            # Deterministic: a fixed number of worlds a decision; time is only a safety cap.
+            budget_ms, max_worlds = cap_ms, worlds
         self.budget = budget_ms / 1000.0
         self.max_worlds = max_worlds
         self.solver_share = solver_share
@@ -248,6 +256,15 @@ class SamplerBot(Bot):
         self.last["worlds"] = worlds
         best = min(range(len(moves)), key=lambda i: scores[i])
         return moves[best]
+
+
+class TimedSamplerBot(SamplerBot):
+    """The anytime sampler: as many worlds as ``budget_ms`` of CPU allow (not reproducible under load)."""
+
+    name = "sampler-timed"
+
+    def __init__(self, seed: int = 0, budget_ms: float = 50.0, **options) -> None:
+        super().__init__(seed, budget_ms=budget_ms, worlds=None, **options)
 
 
 PLACE_WEIGHT = 0.05
