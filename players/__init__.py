@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.plugins import PlayerSpec, hookimpl
 
 from .heuristic import HeuristicBot
-from .sampler import SamplerBot, TimedSamplerBot
+from .sampler import SamplerBot
 from .simple import HighBot, LowBot, RandomBot
 
 
@@ -22,7 +22,4 @@ def arena_players() -> list[PlayerSpec]:
         PlayerSpec("sampler", SamplerBot,
                    "samples 120 hidden deals a decision, plays each card out with the heuristic policy, "
                    "keeps the safest; exact solver with two left; deterministic", trusted=True),
-        PlayerSpec("sampler-timed", TimedSamplerBot,
-                   "sampler, anytime: as many samples as 50 ms of CPU allow (not reproducible under load)",
-                   trusted=True),
     ]

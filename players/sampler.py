@@ -22,7 +22,7 @@ still be won against a fallible opponent).
 Reproducible by default: ``sampler`` plays out a fixed 120 worlds a decision
 (about what 50 ms of CPU gave early in a game here), so the same seeds give the
 same moves on any machine; time is only a safety cap (``cap_ms``, 500 ms, or a
-quarter of ``view.time_left``). ``sampler-timed`` is the anytime version: it
+quarter of ``view.time_left``). :class:`TimedSamplerBot` (not registered) is the anytime version: it
 stops within ``budget_ms`` of CPU time per decision (default 50 ms, a
 twentieth of the default decision limit of 1000 ms), or within a quarter of
 ``view.time_left`` when the harness gives one. Trumps (Donkey) and two

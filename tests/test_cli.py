@@ -21,7 +21,7 @@ from arena.cli import app, main
 from arena.plugins import DISABLE_ENV
 from arena.rules import OPTIONS, PRESETS
 
-BUILTIN = ("heuristic", "high", "low", "random", "sampler", "sampler-timed")
+BUILTIN = ("heuristic", "high", "low", "random", "sampler")
 
 
 @pytest.fixture(autouse=True)
@@ -173,7 +173,7 @@ def test_cli_runner_players_and_play():
 # --------------------------------------------------------------- errors
 @pytest.mark.parametrize("argv, fragments", [
     # unknown player: the message lists the known ones
-    (["play", "--seats", "heuristic,nobody,low"], ["unknown player 'nobody'", "heuristic, high, low, random, sampler, sampler-timed"]),
+    (["play", "--seats", "heuristic,nobody,low"], ["unknown player 'nobody'", "heuristic, high, low, random, sampler"]),
     # wrong seat count for the rules
     (["play", "--seats", "random,random"], ["players must be 3-8", "(got 2)"]),
     (["play", "--seats", ",".join(["random"] * 9)], ["players must be 3-8", "(got 9)"]),
@@ -229,7 +229,7 @@ def test_console_script_error_has_no_traceback():
     done = subprocess.run([str(script), "play", "--seats", "nobody,low,high"], capture_output=True, text=True,
                           timeout=60, env={"PATH": "/usr/bin:/bin", DISABLE_ENV: "1"})
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.splitlines() == ["error: unknown player 'nobody' (known players: heuristic, high, low, random, sampler, sampler-timed)"]
+    assert done.stderr.splitlines() == ["error: unknown player 'nobody' (known players: heuristic, high, low, random, sampler)"]
 
 
 # ------------------------------------------- known cli.py bugs (see the report)

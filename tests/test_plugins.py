@@ -405,7 +405,7 @@ def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
         monkeypatch.setenv(DISABLE_ENV, value)
         registry = load()
         assert registry.problems == [] and "fine-bot" not in registry.players
-        assert set(registry.players) == {"random", "low", "high", "heuristic", "sampler", "sampler-timed"}
+        assert set(registry.players) == {"random", "low", "high", "heuristic", "sampler"}
     for value in ("", "0", "false"):
         monkeypatch.setenv(DISABLE_ENV, value)
         assert "fine-bot" in load().players
@@ -465,7 +465,7 @@ def test_game_finished_observer(fake_plugins):
 
 def test_unknown_player_lists_known_ones():
     """An unknown name raises PluginError listing every known player."""
-    with pytest.raises(PluginError, match=r"unknown player 'nobody' \(known players: heuristic, high, low, random, sampler, sampler-timed"):
+    with pytest.raises(PluginError, match=r"unknown player 'nobody' \(known players: heuristic, high, low, random, sampler"):
         load(autoload=False).get("nobody")
 
 
