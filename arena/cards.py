@@ -137,6 +137,16 @@ def cards_of(mask: int) -> list[Card]:
     return out
 
 
+def bit_list(mask: int) -> list[int]:
+    """The set bit positions (card ids) of a mask as a list, lowest first (hot-path form)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def iter_bits(mask: int) -> Iterator[int]:
     """The set bit positions of a mask, lowest first."""
     while mask:

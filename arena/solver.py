@@ -34,7 +34,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from .cards import CARDS, PACK, cards_of, parse_cards, sort_hand
+from .cards import CARDS, PACK, bit_list, cards_of, parse_cards, sort_hand
 from .errors import ArenaError
 from .rules import Rules
 
@@ -141,13 +141,7 @@ def _solution(moves) -> Solution:
     return Solution(moves[0][1], tuple(moves))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = bit_list
 
 
 def _share(a: int, b: int) -> bool:

@@ -35,7 +35,7 @@ import random
 import time
 
 from arena import Bot
-from arena.cards import CARDS, PACK
+from arena.cards import CARDS, PACK, bit_list
 from arena.solver import Solver, SolverBudget
 
 from .heuristic import HeuristicBot
@@ -124,13 +124,7 @@ class Knowledge:
         return hands
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_cards = bit_list
 
 
 def _drawn_lead(view) -> bool:
