@@ -41,8 +41,7 @@ def from_record(cls, record: dict):
         got = record.get("version") if isinstance(record, dict) else type(record).__name__
         raise ReplayError(f"a game record must be a dict with version {RECORD_VERSION} (got {got!r})")
     try:
-        rules = Rules.from_dict(record["rules"])
-        game = _start(cls, rules, record)
+        game = start_game(cls, record)
         recorded = record["events"]
     except KeyError as exc:
         raise ReplayError(f"game record is missing the field {exc.args[0]!r}") from None
@@ -52,7 +51,9 @@ def from_record(cls, record: dict):
     return game
 
 
-def _start(cls, rules: Rules, record: dict):
+def start_game(cls, record: dict):
+    """A fresh game at the record's start (its deal, checked, or its hand-made position)."""
+    rules = Rules.from_dict(record["rules"])
     start = record["start"]
     if "leader" in start:
         return cls.from_position(

@@ -20,6 +20,7 @@ from .cards import SUIT_SYMBOLS, SUITS, card
 from .engine import Game
 from .errors import ArenaError
 from .record import from_record
+from .record import start_game as record_start
 from .rules import Rules
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
@@ -47,14 +48,7 @@ def hand_key(text: str) -> tuple:
 
 def start_game(record: dict) -> Game:
     """A fresh engine game at the record's start (dealt, or the hand-made position)."""
-    rules = Rules.from_dict(record["rules"])
-    start = record["start"]
-    if "leader" in start:
-        return Game.from_position(
-            rules, start["hands"], start["leader"], discard=start["discard"], out=start["out"],
-            first_trick_done=start["first_trick_done"], trump=start["trump"], seed=record["seed"],
-            drawn=start.get("drawn"))
-    return Game.deal(rules, record["players"], record["seed"], record["dealer"])
+    return record_start(Game, record)
 
 
 def apply_recorded(game: Game, event: dict) -> None:
