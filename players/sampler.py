@@ -39,9 +39,15 @@ from arena.cards import CARDS, PACK, bit_list
 from arena.solver import Solver, SolverBudget
 
 from .heuristic import HeuristicBot
+from .opponents import infer
 from .sampler_sim import new_sim
 
 FULL = (1 << PACK) - 1
+SUIT_BITS = tuple(0x1FFF << (13 * u) for u in range(4))
+GATE_Z = 1.0
+"""The sampler plays the heuristic player's card unless another card scores lower by more
+than ``GATE_Z`` standard errors of the paired difference over the same worlds."""
+
 MEMO_LIMIT = 1_500_000
 """Solver states kept between decisions (about 200 MB at most)."""
 
@@ -68,6 +74,7 @@ class Knowledge:
         self.known = list(view.known_masks)
         self.known[self.me] = self.hand
         self.voids = list(view.void_masks)
+        self.void_cards = [sum(SUIT_BITS[u] for u in range(4) if v >> u & 1) for v in self.voids]
         self.sizes = list(view.hand_sizes)
         located = self.hand | self.trick_mask | view.pile_mask
         for s in range(self.n):
@@ -83,39 +90,46 @@ class Knowledge:
         self.drawn_lead = _drawn_lead(view)
         self.first = view.first_trick
 
-    def deal(self, rng: random.Random) -> list[int]:
-        """Every hand in one world consistent with this knowledge."""
+    def deal(self, rng: random.Random, forbid: list[int] | None = None) -> list[int]:
+        """Every hand in one world consistent with this knowledge.
+
+        ``forbid`` (per seat, a card mask) adds cards a seat cannot hold (see
+        :mod:`players.opponents`); if no deal satisfies it in 20 tries, the known
+        voids alone are used, and if those fail too, nothing but the hand sizes.
+        """
         pool = _cards(self.floating)
         if self.extra > 0:
             pool += rng.sample(_cards(self.pile_mask), min(self.extra, _popcount(self.pile_mask)))
         seats = [s for s in range(self.n) if self.need[s] > 0]
-        for _ in range(20):
-            hands = self._try_deal(pool, seats, rng, use_voids=True)
-            if hands is not None:
-                return hands
-        return self._try_deal(pool, seats, rng, use_voids=False)
+        tiers = [self.void_cards] if forbid is None else [
+            [v | f for v, f in zip(self.void_cards, forbid)], self.void_cards]
+        for banned in tiers:
+            for _ in range(20):
+                hands = self._try_deal(pool, seats, rng, banned)
+                if hands is not None:
+                    return hands
+        return self._try_deal(pool, seats, rng, None)
 
-    def _try_deal(self, pool: list[int], seats: list[int], rng: random.Random, use_voids: bool):
+    def _try_deal(self, pool: list[int], seats: list[int], rng: random.Random, banned: list[int] | None):
         cap = self.need[:]
         hands = [self.known[s] if s != self.me else self.hand for s in range(self.n)]
         cards = pool[:]
         rng.shuffle(cards)
-        if use_voids:
+        if banned is not None:
             # The most constrained cards first: those few seats may take.
-            cards.sort(key=lambda c: sum(1 for s in seats if not self.voids[s] >> (c // 13) & 1))
+            cards.sort(key=lambda c: sum(1 for s in seats if not banned[s] >> c & 1))
         for c in cards:
-            suit_bit = 1 << (c // 13)
             total = 0
             for s in seats:
-                if cap[s] and not (use_voids and self.voids[s] & suit_bit):
+                if cap[s] and not (banned is not None and banned[s] >> c & 1):
                     total += cap[s]
             if not total:
-                if use_voids:
+                if banned is not None:
                     return None
                 continue                     # more cards than places: the rest stay unplaced
             r = rng.random() * total
             for s in seats:
-                if cap[s] and not (use_voids and self.voids[s] & suit_bit):
+                if cap[s] and not (banned is not None and banned[s] >> c & 1):
                     r -= cap[s]
                     if r < 0:
                         break
@@ -155,7 +169,7 @@ class SamplerBot(Bot):
 
     def __init__(self, seed: int = 0, budget_ms: float = 50.0, max_worlds: int = 2000,
                  solver_share: float = 0.6, worlds: int | None = 120, cap_ms: float = 500.0,
-                 **options) -> None:
+                 model: bool = True, gate_z: float | None = GATE_Z, **options) -> None:
         super().__init__(seed, **options)
         if worlds is not None:
             # Deterministic: a fixed number of worlds a decision; time is only a safety cap.
@@ -163,6 +177,9 @@ class SamplerBot(Bot):
         self.budget = budget_ms / 1000.0
         self.max_worlds = max_worlds
         self.solver_share = solver_share
+        self.model = model
+        self.gate_z = gate_z
+        self.models = None
         self.fallback = HeuristicBot(seed)
         self.solver: Solver | None = None
         self.last: dict = {}
@@ -186,6 +203,7 @@ class SamplerBot(Bot):
         know = Knowledge(view)
         moves = [int(c) for c in legal]
         self.last = {"worlds": 0, "solver": None}
+        self.models = infer(view) if self.model else None
         if know.n_active == 2:
             moves = self._solve(view, know, moves, start + self.solver_share * budget)
             if len(moves) == 1:
@@ -224,32 +242,58 @@ class SamplerBot(Bot):
     # ------------------------------------------------------------ playouts
     def _sample(self, view, know: Knowledge, moves: list[int], deadline: float) -> int:
         me, rng = know.me, self.rng
-        scores = [0.0] * len(moves)
+        scores: list[list[float]] = [[] for _ in moves]
         worlds = 0
         clock = time.thread_time
         rules = view.rules
         n = know.n
+        models = self.models
+        kinds = forbid = None
+        if models is not None:
+            kinds, forbid = models.kinds, models.forbid
+            if not any(forbid):
+                forbid = None
         while True:
-            hands = know.deal(rng)
+            hands = know.deal(rng, forbid)
             held = know.trick_mask
             for h in hands:
                 held |= h
             pile = _cards(FULL & ~held)
             seed = rng.random()
             base = new_sim(rules, n, hands, know.active, list(view.out), pile, know.leader, me,
-                           know.trick, know.first, -1, know.drawn_lead, rng)
+                           know.trick, know.first, -1, know.drawn_lead, rng, kinds)
             for i, m in enumerate(moves):
                 sim = base.copy()
                 sim.rng = random.Random(seed)
                 sim.play(m)
                 sim.run()
-                scores[i] += _score(sim, me, n)
+                scores[i].append(_score(sim, me, n))
             worlds += 1
             if worlds >= self.max_worlds or clock() >= deadline:
                 break
         self.last["worlds"] = worlds
-        best = min(range(len(moves)), key=lambda i: scores[i])
+        totals = [sum(x) for x in scores]
+        best = min(range(len(moves)), key=lambda i: totals[i])
+        if self.gate_z is not None:
+            plain = int(self.fallback.play(view))
+            if plain in moves and moves[best] != plain:
+                h = moves.index(plain)
+                if not _clearly_better(scores[best], scores[h], self.gate_z):
+                    best = h
         return moves[best]
+
+
+def _clearly_better(a: list[float], b: list[float], z: float) -> bool:
+    """Is ``a`` lower than ``b`` by more than ``z`` standard errors of the paired mean difference?"""
+    k = len(a)
+    d = [y - x for x, y in zip(a, b)]
+    mean = sum(d) / k
+    if mean <= 0:
+        return False
+    if k < 2:
+        return z <= 0
+    var = sum((x - mean) ** 2 for x in d) / (k - 1)
+    return mean > z * (var / k) ** 0.5
 
 
 class TimedSamplerBot(SamplerBot):

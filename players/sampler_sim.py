@@ -14,6 +14,8 @@ shortest suit. In a sampled world the voids are the sampled hands' voids.
 
 from __future__ import annotations
 
+from .opponents import HEURISTIC, LOW, RANDOM
+
 SM = tuple(0x1FFF << (13 * s) for s in range(4))
 PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
 _MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
@@ -41,6 +43,7 @@ class Sim:
         "free_first",
         "hands",
         "highest_loses",
+    "kinds",
         "leader",
         "led",
         "loser",
@@ -62,6 +65,7 @@ class Sim:
         s = Sim.__new__(Sim)
         s.n, s.nxt, s.mode, s.shootout = self.n, self.nxt, self.mode, self.shootout
         s.cut_loses, s.highest_loses, s.free_first, s.rng = self.cut_loses, self.highest_loses, self.free_first, self.rng
+        s.kinds = self.kinds
         s.hands, s.active, s.out, s.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
         s.n_active, s.leader, s.cur = self.n_active, self.leader, self.cur
         s.tseats, s.tcards = self.tseats[:], self.tcards[:]
@@ -234,9 +238,12 @@ class Sim:
 
     # -------------------------------------------------------------- policy
     def policy(self) -> int:
-        """The heuristic player's card for the seat to move."""
+        """The card of the seat to move: its model's (``kinds``), the heuristic player's by default."""
         s = self.cur
         hand = self.hands[s]
+        kind = self.kinds[s]
+        if kind:
+            return self._simple(kind, hand)
         if not self.tcards:
             if self.must >= 0:
                 return self.must
@@ -284,6 +291,24 @@ class Sim:
         below = follow & ((1 << (13 * self.led + self.best_rank)) - 1)
         return _top(below) if below else _top(follow)
 
+    def _simple(self, kind: int, hand: int) -> int:
+        """``low``, ``high`` (players/simple.py; ties go to the lowest card id) or ``random``."""
+        legal = self.legal_mask()
+        if kind == RANDOM:
+            k = int(self.rng.random() * legal.bit_count())
+            for _ in range(k):
+                legal &= legal - 1
+            return (legal & -legal).bit_length() - 1
+        lowest = kind == LOW and not (self.tcards and not hand & SM[self.led])
+        best, rank = -1, -1
+        for suit in range(4):
+            cards = legal >> (13 * suit) & 0x1FFF
+            if cards:
+                r = (cards & -cards).bit_length() - 1 if lowest else cards.bit_length() - 1
+                if best < 0 or (r < rank if lowest else r > rank):
+                    best, rank = 13 * suit + r, r
+        return best
+
     @staticmethod
     def _cut(hand: int) -> int:
         best, key = -1, None
@@ -304,10 +329,15 @@ class Sim:
 
 def new_sim(rules, players: int, hands: list[int], active: list[bool], out: list[int], pile: list[int],
             leader: int, cur: int, trick: list[tuple[int, int]], first: bool, must: int,
-            drawn_lead: bool, rng) -> Sim:
-    """A :class:`Sim` in a given position (a trick may be in progress)."""
+            drawn_lead: bool, rng, kinds=None) -> Sim:
+    """A :class:`Sim` in a given position (a trick may be in progress).
+
+    ``kinds`` gives each seat's policy in :meth:`Sim.run` (``players.opponents``: heuristic,
+    low, high, random); the heuristic policy at every seat by default.
+    """
     s = Sim.__new__(Sim)
     s.n = players
+    s.kinds = tuple(kinds) if kinds is not None else (HEURISTIC,) * players
     step = 1 if rules.direction == "clockwise" else -1
     s.nxt = tuple((i + step) % players for i in range(players))
     s.mode = _MODES[rules.escape]

@@ -1,0 +1,247 @@
+"""Opponent models: which reference policy each opponent's public plays are consistent with.
+
+The evidence is certain, not statistical. When a seat played card ``c`` and later
+plays a card ``x`` it did not acquire in between (by a public pick-up, a draw or
+a take), it held ``x`` when it played ``c``. Each reference policy names the
+cards it would have played instead of ``c`` had it held them (its *preferred*
+cards for that play); holding one of them is a *violation* of that policy:
+
+- ``low`` (players/simple.py): its lowest legal card (ties: lowest card id), its
+  highest card when it cuts;
+- ``high``: its highest legal card (ties: lowest card id);
+- ``heuristic`` (players/heuristic.py): following, its highest card of the suit
+  when it stays above the current winner, else the highest card below it (so
+  no held card between the two); cutting, its highest rank; leading, the
+  lowest or the highest card of the suit it leads; trick 1 under ``free``, its
+  highest spade;
+- ``random``: anything (no preferred cards).
+
+:func:`infer` gives each opponent the first of ``heuristic``, ``high``, ``low``
+with no violation (``heuristic`` when nothing is known yet); a seat that
+violates all three is ``random`` if it breaks the heuristic player's rules
+often, otherwise it is kept as a fallible ``heuristic`` player (another
+strong bot, say). For a seat whose model is deterministic the preferred cards
+of all its plays are also cards it cannot hold now (``forbid``), unless it
+took cards since: the sampler deals its worlds with that, as with known voids.
+"""
+
+from __future__ import annotations
+
+from arena.cards import parse_card
+
+HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
+NAMES = ("heuristic", "low", "high", "random")
+_ORDER = (HEURISTIC, HIGH, LOW)
+
+_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+_RANKS_BELOW = tuple(sum(((1 << r) - 1) << (13 * s) for s in range(4)) for r in range(13))
+_RANKS_ABOVE = tuple(sum((0x1FFF & ~((1 << (r + 1)) - 1)) << (13 * s) for s in range(4)) for r in range(13))
+
+LEAD, FOLLOW, CUT = 0, 1, 2
+
+RANDOM_SHARE = 0.2
+"""A seat that violates every deterministic policy is ``random`` when at least this share of
+its checked plays (and at least two) break the heuristic player's rules."""
+
+
+def _same_rank_lower_suit(c: int) -> int:
+    r, s = c % 13, c // 13
+    return sum(1 << (13 * t + r) for t in range(s))
+
+
+def _between(suit: int, lo: int, hi: int) -> int:
+    """Cards of ``suit`` with rank strictly between ``lo`` and ``hi``."""
+    if hi - lo < 2:
+        return 0
+    return (((1 << (hi - lo - 1)) - 1) << (lo + 1)) << (13 * suit)
+
+
+def preferred(kind: int, play: int, c: int, led: int, win: int, first_free: bool) -> int:
+    """The cards policy ``kind`` would have played instead of ``c`` (a mask); 0 if none or unknown."""
+    r, s = c % 13, c // 13
+    if kind == RANDOM:
+        return 0
+    if play == CUT:
+        tie = _same_rank_lower_suit(c) if kind != HEURISTIC else 0
+        return _RANKS_ABOVE[r] | tie
+    if play == FOLLOW:
+        above, below = _RANKS_ABOVE[r] & _SUIT[s], _RANKS_BELOW[r] & _SUIT[s]
+        if kind == LOW:
+            return below
+        if kind == HIGH or first_free or r > win:
+            return above
+        return _between(s, r, win)
+    # an unforced lead
+    if kind == LOW:
+        return _RANKS_BELOW[r] | _same_rank_lower_suit(c)
+    if kind == HIGH:
+        return _RANKS_ABOVE[r] | _same_rank_lower_suit(c)
+    return 0                      # heuristic: lowest or highest of the suit, see _violates
+
+
+def _violates(kind: int, play: int, c: int, led: int, win: int, first_free: bool, held: int) -> bool:
+    if kind == HEURISTIC and play == LEAD:
+        s, r = c // 13, c % 13
+        return bool(held & _SUIT[s] & _RANKS_BELOW[r]) and bool(held & _SUIT[s] & _RANKS_ABOVE[r])
+    return bool(held & preferred(kind, play, c, led, win, first_free))
+
+
+def _unlike_heuristic(play: int, c: int, win: int, public, held: int) -> bool:
+    """What the heuristic player would not have done, from the voids everyone knew then.
+
+    Following above the winner while a seat still to play was known void: it would have
+    ducked with a card below the winner. Leading: it leads from a suit with the fewest
+    known voids among the others, and its lowest card of a suit someone is void in.
+    """
+    suit, r = c // 13, c % 13
+    if play == FOLLOW:
+        return bool(public) and r > win and bool(held & _RANKS_BELOW[win] & _SUIT[suit])
+    if play != LEAD:
+        return False
+    mine = public[suit]
+    if mine and held & _RANKS_BELOW[r] & _SUIT[suit]:
+        return True
+    return any(public[u] < mine and held & _SUIT[u] for u in range(4))
+
+
+class Models:
+    """Per seat: the model (``kinds``), the cards it cannot hold (``forbid``), the evidence."""
+
+    __slots__ = ("checks", "forbid", "kinds", "violations")
+
+    def __init__(self, players: int) -> None:
+        self.kinds = [HEURISTIC] * players
+        self.forbid = [0] * players
+        self.violations = [[0, 0, 0, 0] for _ in range(players)]
+        self.checks = [0] * players
+
+    def describe(self) -> list[str]:
+        return [NAMES[k] for k in self.kinds]
+
+
+def _records(history, players: int, first_free_rule: bool, clockwise: bool):
+    """A forward pass: each voluntary play as (event index, seat, card, play, led, winning rank,
+    first trick under ``free``, public voids): for a follow, whether a seat still to play is known
+    void in the led suit; for a lead, how many other seats are known void in each suit."""
+    out = []
+    trick: list[tuple[int, int]] = []
+    first = True
+    forced = set()                 # seats that must lead a drawn card
+    led, win = -1, -1
+    voids = [0] * players
+    active = [True] * players
+    step = 1 if clockwise else -1
+    for i, e in enumerate(history):
+        kind = e["type"]
+        if kind == "play":
+            s, c = e["seat"], int(parse_card(e["card"]))
+            if not trick:
+                led, win = c // 13, c % 13
+                voluntary = not first and s not in forced and "by" not in e
+                forced.discard(s)
+                if voluntary:
+                    counts = tuple(sum(1 for t in range(players) if t != s and active[t] and voids[t] >> u & 1)
+                                   for u in range(4))
+                    out.append((i, s, c, LEAD, led, win, False, counts))
+            else:
+                follow = c // 13 == led
+                if "by" not in e:
+                    void_after = False
+                    if follow:
+                        leader = trick[0][0]
+                        t = (s + step) % players
+                        while t != leader:
+                            if active[t] and voids[t] >> led & 1:
+                                void_after = True
+                                break
+                            t = (t + step) % players
+                    out.append((i, s, c, FOLLOW if follow else CUT, led, win, first and first_free_rule,
+                                void_after))
+                if follow and c % 13 > win:
+                    win = c % 13
+                if not follow:
+                    voids[s] |= 1 << led
+            trick.append((s, c))
+        elif kind in ("clean", "pickup"):
+            trick = []
+            first = False
+            if kind == "pickup":
+                for t in e["cards"]:
+                    voids[e["seat"]] &= ~(1 << int(parse_card(t)) // 13)
+        elif kind == "draw":
+            forced.add(e["seat"])
+            voids[e["seat"]] = 0
+        elif kind == "take" and e.get("take"):
+            voids[e["seat"]] &= voids[e["from"]]
+        elif kind == "out":
+            active[e["seat"]] = False
+        elif kind == "deal":
+            first = not e.get("first_trick_done", False)
+            for t in e.get("out", ()):
+                active[t] = False
+            if e.get("drawn") is not None and e.get("leader") is not None:
+                forced.add(e["leader"])
+    return out
+
+
+def infer(view) -> Models:
+    """The model of every opponent of ``view.seat`` from the public play history."""
+    n, me = view.players, view.seat
+    models = Models(n)
+    if view.rules.trumps or view.rules.decks != 1:
+        return models
+    history = view.history
+    records = _records(history, n, view.rules.first_trick == "free", view.rules.direction == "clockwise")
+    # A backward pass: held[s] = cards s plays later (or holds now, known) and did not acquire since.
+    held = [view.known_masks[s] if s != me else 0 for s in range(n)]
+    next_play = [-1] * n
+    tainted = [False] * n          # took cards since: its unknown cards may be new
+    forbid = [[0, 0, 0, 0] for _ in range(n)]
+    v, checks = models.violations, models.checks
+    j = len(records) - 1
+    for i in range(len(history) - 1, -1, -1):
+        e = history[i]
+        kind = e["type"]
+        if kind == "play":
+            s = e["seat"]
+            c = int(parse_card(e["card"]))
+            if j >= 0 and records[j][0] == i:
+                _, _, _, play, led, win, ff, public = records[j]
+                j -= 1
+                if s != me:
+                    h = held[s]
+                    if h:
+                        checks[s] += 1
+                    for k in (HEURISTIC, LOW, HIGH):
+                        if h and _violates(k, play, c, led, win, ff, h):
+                            v[s][k] += 1
+                        elif k == HEURISTIC and h and _unlike_heuristic(play, c, win, public, h):
+                            v[s][k] += 1
+                        if not tainted[s]:
+                            forbid[s][k] |= preferred(k, play, c, led, win, ff)
+            held[s] |= 1 << c
+            next_play[s] = c
+        elif kind == "pickup":
+            m = 0
+            for t in e["cards"]:
+                m |= 1 << int(parse_card(t))
+            held[e["seat"]] &= ~m
+        elif kind == "draw":
+            s = e["seat"]
+            c = int(parse_card(e["card"])) if e.get("card") else next_play[s]
+            if c >= 0:
+                held[s] &= ~(1 << c)
+        elif kind == "take" and e.get("take"):
+            s = e["seat"]
+            held[s] = 0
+            tainted[s] = True
+    for s in range(n):
+        if s == me:
+            continue
+        clean = [k for k in _ORDER if v[s][k] == 0]
+        if clean:
+            models.kinds[s] = clean[0]
+            models.forbid[s] = forbid[s][clean[0]]
+        elif v[s][HEURISTIC] >= max(2, RANDOM_SHARE * checks[s]):
+            models.kinds[s] = RANDOM
+    return models
