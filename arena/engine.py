@@ -25,6 +25,8 @@ PLAY, TAKE = "play", "take"
 FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 _AS = int(ACE_OF_SPADES)
 _PLAY = ev.PLAY
+_SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
+_RANK = tuple(c % 13 for c in range(len(CARDS)))
 
 
 class Game:
@@ -36,6 +38,11 @@ class Game:
             raise PositionError(f"dealer must be a seat 0..{players - 1} (got {dealer!r})")
         self.rules = rules
         self._one_pack = rules.decks == 1
+        # The rule flags the inner loop reads, as plain attributes.
+        self._trumps = rules.trumps
+        self._free_first = rules.first_trick == "free"
+        self._take = rules.neighbour_take
+        self._shootout = rules.shootout
         self.players = players
         self.seed = seed
         self.dealer = dealer
@@ -49,6 +56,7 @@ class Game:
         self.discard: list[int] = []
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []
+        self._trick_emptied = False         # did a seat play its last card in this trick?
         self.led = -1
         self.best_seat = -1
         self.best_card = -1
@@ -75,7 +83,7 @@ class Game:
         """Shuffle with ``seed`` and deal, starting with the player after ``dealer``."""
         game = cls(rules, players, seed, dealer)
         pack = list(range(PACK * rules.decks))
-        game.rng.shuffle(pack)
+        _shuffle(game.rng, pack)
         seats = game._deal_order()
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
@@ -165,10 +173,14 @@ class Game:
             return ()
         if self.decision is TAKE:
             return (False, True)
-        if self.trick_cards and self._one_pack:
+        if not self.trick_cards:
+            return legal_tuple(1 << self.must_lead if self.must_lead >= 0 else self.hands[self.cur])
+        if self._one_pack:
             follow = self.hands[self.cur] >> (13 * self.led) & 0x1FFF
             if follow:
                 return SUIT_CARDS[self.led][follow]
+            if self.trump < 0:                          # a thulla: any card
+                return legal_tuple(self.hands[self.cur])
         return legal_tuple(self._legal_mask())
 
     def _legal_mask(self) -> int:
@@ -186,10 +198,17 @@ class Game:
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
-        if type(action) is Card and self.decision is PLAY:
+        if type(action) is Card and self.decision is PLAY and self.cur is not None:
             s = self.cur
-            if s is not None and self._legal_mask() >> action & 1:
-                self.hands[s] ^= 1 << action     # the common case, inlined: _play(action)
+            hand = self.hands[s]
+            if not self.trick_cards:                    # the common cases, inlined: _legal_mask
+                legal = hand if self.must_lead < 0 else 1 << self.must_lead
+            elif self.trump < 0:
+                legal = hand & SUIT_MASK[self.led] or hand
+            else:
+                legal = self._legal_mask()
+            if legal >> action & 1:
+                self.hands[s] = hand ^ 1 << action      # inlined: _play(action)
                 self.events.append((_PLAY, s, action))
                 self._place(s, action)
                 if self.forfeited:
@@ -302,7 +321,9 @@ class Game:
         cards = self.trick_cards
         cards.append(c)
         self.trick_seats.append(s)
-        suit = c % 52 // 13
+        if not self.hands[s]:
+            self._trick_emptied = True
+        suit = _SUIT[c]
         if len(cards) == 1:
             self.led = suit
             self.best_seat, self.best_card = s, c
@@ -310,15 +331,15 @@ class Game:
             self.must_lead = -1
         elif suit == self.led:
             if not self.best_trump or suit == self.trump:
-                if c % 13 > self.best_card % 13:
+                if _RANK[c] > _RANK[self.best_card]:
                     self.best_seat, self.best_card = s, c
-        elif self.rules.trumps and (self.trump < 0 or suit == self.trump):
+        elif self._trumps and (self.trump < 0 or suit == self.trump):
             if self.trump < 0:
                 self.trump = suit
                 self.events.append((ev.TRUMP, suit))
-            if not self.best_trump or c % 13 > self.best_card % 13:
+            if not self.best_trump or _RANK[c] > _RANK[self.best_card]:
                 self.best_seat, self.best_card, self.best_trump = s, c, True
-        elif not (self.first_trick and self.rules.first_trick == "free"):
+        elif not (self.first_trick and self._free_first):
             self._settle_pickup(s)
             return
         nxt = self._next[s]
@@ -347,6 +368,9 @@ class Game:
 
     # --------------------------------------------------------- settling tricks
     def _emptied(self, skip: int) -> list[int]:
+        """The seats of this trick (but ``skip``) that played their last card in it."""
+        if not self._trick_emptied:
+            return []
         hands = self.hands
         return [s for s in self.trick_seats if s != skip and not hands[s]]
 
@@ -355,16 +379,17 @@ class Game:
         cards = tuple(self.trick_cards)
         self.hands[picker] |= mask_of(cards)
         self.events.append((ev.PICKUP, picker, cards))
-        two_left = self.active_count() == 2
-        drawn_cut = self.rules.drawn_cut_loses and two_left and self.drawn_lead and thrower != picker
+        drawn_cut = (self.drawn_lead and self.n_active == 2 and thrower != picker
+                     and self.rules.drawn_cut_loses)
         emptied = self._emptied(picker)
         self._clear_trick()
-        self._go_out(emptied)
-        if drawn_cut and self.active[thrower]:
-            self._go_out([thrower])
+        if emptied:
+            self._go_out(emptied)
         if drawn_cut:
+            if self.active[thrower]:
+                self._go_out([thrower])
             self._finish(picker, "drawn_cut")
-        elif not self._maybe_over(picker):
+        elif self.n_active > 1 or not self._maybe_over(picker):
             self._next_trick(picker)
 
     def _penalty_pickup(self, seat: int) -> None:
@@ -385,8 +410,9 @@ class Game:
         self._clear_trick()
         if self.hands[winner]:
             self.discard.extend(cards)
-            self._go_out(emptied)
-            if not self._maybe_over(winner):
+            if emptied:
+                self._go_out(emptied)
+            if self.n_active > 1 or not self._maybe_over(winner):
                 self._next_trick(winner)
             return
         self._winner_without_cards(winner, cards, emptied)
@@ -456,6 +482,7 @@ class Game:
     def _clear_trick(self) -> None:
         self.trick_cards = []
         self.trick_seats = []
+        self._trick_emptied = False
         self.led = -1
         self.drawn_lead = False
         if self.first_trick:
@@ -483,16 +510,21 @@ class Game:
         self.drawn_lead = drawn
         if not drawn:
             self.must_lead = -1
-        if self.rules.neighbour_take and self.active_count() >= 3:
+        if self._take and self.n_active >= 3:
             self._asked = set()
             self.decision = TAKE
             self.cur = leader
             return
-        self._start_trick()
+        if self._shootout and self.n_active == 2:
+            self._start_trick()
+        else:                                   # inlined: _start_play(leader)
+            self.tricks += 1
+            self.decision = PLAY
+            self.cur = leader
 
     def _start_trick(self) -> None:
         leader = self.leader
-        if self.rules.shootout and self.active_count() == 2:
+        if self._shootout and self.n_active == 2:
             other = self.next_active(leader)
             if not any(self.hands[leader] & m and self.hands[other] & m for m in SUIT_MASK):
                 self._go_out([other])
@@ -545,6 +577,26 @@ class Game:
         self.result = Result.build(order, loser, reason, loser_cards, tied)
         self.cur = None
         self.events.append((ev.END,))
+
+
+_BITS = tuple(n.bit_length() for n in range(PACK * 2 + 1))
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, the same permutation, without two Python calls per card.
+
+    The Fisher-Yates loop of CPython's ``random.shuffle`` with its
+    ``_randbelow`` (``getrandbits`` with rejection) inlined; deals therefore
+    depend only on ``getrandbits``, which CPython keeps stable.
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def _cards_tuple(mask: int) -> tuple[Card, ...]:

@@ -103,11 +103,6 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
 def all_json(game) -> list[dict]:
     """Every event, unfiltered, for the game record."""
     table, texts = _JSON, TEXTS
-    out = []
-    append = out.append
-    for e in game.events:
-        if e[0] is PLAY and len(e) == 3:     # the common case, inlined: _play
-            append({"type": PLAY, "seat": e[1], "card": texts[e[2]]})
-        else:
-            append(table[e[0]](game, e, None))
-    return out
+    return [{"type": PLAY, "seat": e[1], "card": texts[e[2]]} if e[0] is PLAY and len(e) == 3  # _play, inlined
+            else table[e[0]](game, e, None)
+            for e in game.events]

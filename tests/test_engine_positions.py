@@ -587,6 +587,29 @@ def test_single_deal_is_one_card_at_a_time_from_the_seeded_shuffle():
         assert g.hands[(3 + i) % 4] >> c & 1
 
 
+def test_the_engines_shuffle_is_random_shuffle():
+    """The engine's inlined Fisher-Yates gives exactly ``random.Random(seed).shuffle``'s permutation."""
+    from arena.engine import _shuffle
+    for seed in range(500):
+        for size in (PACK, 2 * PACK, 5):
+            expected, mine = list(range(size)), list(range(size))
+            random.Random(seed).shuffle(expected)
+            _shuffle(random.Random(seed), mine)
+            assert mine == expected, (seed, size)
+
+
+def test_a_seed_deals_what_it_always_dealt():
+    """Stored records replay only if a seed's deal never changes: a deal pinned in full."""
+    g = Game.deal(Rules.preset("getaway"), 4, seed=2026)
+    assert g.start["hands"] == [
+        ["4C", "9C", "TC", "4D", "7D", "8D", "KD", "AD", "TH", "2S", "4S", "5S", "JS"],
+        ["3C", "JC", "AC", "JD", "4H", "5H", "QH", "AH", "6S", "8S", "QS", "KS", "AS"],
+        ["5C", "6C", "7C", "2D", "3D", "TD", "QD", "2H", "8H", "9H", "KH", "7S", "9S"],
+        ["2C", "8C", "QC", "KC", "5D", "6D", "9D", "3H", "6H", "7H", "JH", "3S", "TS"],
+    ]
+    assert g.current == 1      # the ace of spades leads
+
+
 @pytest.mark.parametrize("players", range(3, 9))
 def test_pile_deal(players):
     """deal=piles: sizes sum to the pack, no pile is empty, piles are contiguous cuts given in order after the dealer."""
