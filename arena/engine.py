@@ -15,7 +15,7 @@ import random
 from typing import Any, Iterable
 
 from . import events as ev
-from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, mask_of
+from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, TEXTS, Card, card
 from .errors import IllegalAction, PositionError
 from .result import Result
 from .rules import Rules
@@ -31,6 +31,49 @@ _RANK = tuple(c % 13 for c in range(len(CARDS)))
 
 class Game:
     """One game. Build it with :meth:`deal`, :meth:`from_position` or :meth:`from_record`."""
+
+    # Slots: a game has more attributes than CPython's shared-key instance dicts hold
+    # (30), and slot access keeps the inner loop's attribute reads cheap.
+    __slots__ = (
+        "_asked",
+        "_free_first",
+        "_next",
+        "_one_pack",
+        "_shootout",
+        "_take",
+        "_trick_emptied",
+        "_trumps",
+        "_views",
+        "active",
+        "best_card",
+        "best_seat",
+        "best_trump",
+        "cur",
+        "dealer",
+        "decision",
+        "discard",
+        "drawn_lead",
+        "events",
+        "faults",
+        "first_trick",
+        "forfeited",
+        "hands",
+        "leader",
+        "led",
+        "must_lead",
+        "n_active",
+        "out",
+        "players",
+        "result",
+        "rng",
+        "rules",
+        "seed",
+        "start",
+        "trick_cards",
+        "trick_seats",
+        "tricks",
+        "trump",
+    )
 
     def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0) -> None:
         rules.check_players(players)
@@ -87,11 +130,11 @@ class Game:
         seats = game._deal_order()
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
-                game.hands[seat] = mask_of(pack[i::players])
+                game.hands[seat] = _mask(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, game._pile_sizes(len(pack))):
-                game.hands[seat] = mask_of(pack[start:start + size])
+                game.hands[seat] = _mask(pack[start:start + size])
                 start += size
         game.start = {"hands": [_texts_of(h) for h in game.hands]}
         game._begin(leader=game._holder(_AS), first_trick=True)
@@ -377,7 +420,7 @@ class Game:
     def _settle_pickup(self, thrower: int) -> None:
         picker = self.best_seat
         cards = tuple(self.trick_cards)
-        self.hands[picker] |= mask_of(cards)
+        self.hands[picker] |= _mask(cards)
         self.events.append((ev.PICKUP, picker, cards))
         drawn_cut = (self.drawn_lead and self.n_active == 2 and thrower != picker
                      and self.rules.drawn_cut_loses)
@@ -394,7 +437,7 @@ class Game:
 
     def _penalty_pickup(self, seat: int) -> None:
         cards = tuple(self.trick_cards)
-        self.hands[seat] |= mask_of(cards)
+        self.hands[seat] |= _mask(cards)
         self.events.append((ev.PICKUP, seat, cards, ev.BY_FAULT))
         emptied = self._emptied(seat)
         self._clear_trick()
@@ -604,4 +647,12 @@ def _cards_tuple(mask: int) -> tuple[Card, ...]:
 
 
 def _texts_of(mask: int) -> list[str]:
-    return [TEXTS[c] for c in legal_tuple(mask)]
+    return list(map(TEXTS.__getitem__, legal_tuple(mask)))
+
+
+_BIT = tuple(1 << c for c in range(len(CARDS)))
+
+
+def _mask(cards) -> int:
+    """The bitmask of *distinct* cards (a pack's slice, a trick): one C-level sum."""
+    return sum(map(_BIT.__getitem__, cards))
