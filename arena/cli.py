@@ -154,8 +154,8 @@ def new_bot(
 # --------------------------------------------------------------------- bench
 @bench_app.command("engine")
 def bench_engine(
-    games: int = typer.Option(3000, "--games", "-n", min=1, help="Games per repeat."),
-    repeats: int = typer.Option(5, "--repeats", min=1, help="Repeats; the median is reported."),
+    games: int = typer.Option(2000, "--games", "-n", min=1, help="Games per repeat."),
+    repeats: int = typer.Option(9, "--repeats", min=1, help="Repeats; the median is reported."),
     players_: int = typer.Option(4, "--players", help="Table size."),
     rules: str = typer.Option("getaway", "--rules", help="Rule preset."),
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, card
+from .cards import TEXTS, Card, card
 
 REASONS = ("last_player", "simultaneous", "draw", "shootout", "drawn_cut", "forfeit")
 
@@ -55,7 +55,7 @@ class Result:
         return {
             "order": list(self.order), "loser": self.loser, "draw": self.draw,
             "tied": list(self.tied), "reason": self.reason, "ranks": list(self.ranks),
-            "penalty": list(self.penalty), "loser_cards": [str(c) for c in self.loser_cards],
+            "penalty": list(self.penalty), "loser_cards": list(map(TEXTS.__getitem__, self.loser_cards)),
         }
 
     @classmethod
