@@ -367,7 +367,7 @@ class Game:
         if not self.hands[s]:
             self._trick_emptied = True
         suit = _SUIT[c]
-        if len(cards) == 1:
+        if self.led < 0:                        # the lead
             self.led = suit
             self.best_seat, self.best_card = s, c
             self.best_trump = suit == self.trump
