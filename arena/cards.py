@@ -71,6 +71,8 @@ ACE_OF_SPADES = CARDS[SPADES * 13 + 12]
 TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
 """The text of each card id (``TEXTS[c]`` is the fast ``str(card)``)."""
 
+_BY_TEXT: dict[str, Card] = {t: c for t, c in zip(TEXTS, CARDS)}
+
 SUIT_MASK: tuple[int, ...] = tuple(
     (0x1FFF << (13 * s)) | (0x1FFF << (13 * s + PACK)) for s in range(4)
 )
@@ -97,7 +99,11 @@ def card(value: "Card | int | str") -> Card:
 
 def parse_card(text: str) -> Card:
     """Parse one card text; raise :class:`CardError` naming the text if it is not a card."""
-    if not isinstance(text, str):
+    if type(text) is str:
+        hit = _BY_TEXT.get(text)      # the canonical texts every record and view uses
+        if hit is not None:
+            return hit
+    elif not isinstance(text, str):
         raise CardError(f"a card text must be a string such as 'AS' or '10H' (got {text!r})")
     raw = text.strip()
     body = raw[:-1] if raw.endswith("*") else raw

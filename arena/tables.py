@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import CARDS, PACK
+from .cards import CARDS, PACK, cards_of, sort_hand
 
 
 def _block(base: int) -> tuple:
@@ -37,3 +37,14 @@ def legal_tuple(mask: int) -> tuple:
             if bits:
                 out += _CHUNKS[block][bits]
     return out
+
+
+def held_order(mask: int) -> tuple:
+    """The Cards of a hand bitmask as a player holds them: by suit, rank high to low.
+
+    ``tuple(sort_hand(cards_of(mask)))``, from the tables for a one-pack hand.
+    """
+    if mask >> _FIRST_PACK:
+        return tuple(sort_hand(cards_of(mask)))
+    return (_C0[mask & 0x1FFF][::-1] + _C1[mask >> 13 & 0x1FFF][::-1]
+            + _C2[mask >> 26 & 0x1FFF][::-1] + _C3[mask >> 39 & 0x1FFF][::-1])

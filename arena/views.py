@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card, sort_hand
+from .cards import CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
 from .rules import Rules
+from .tables import held_order
 
 _SUIT = {s: i for i, s in enumerate(SUITS)}
 _BIT = [1 << i for i in range(2 * PACK)]
@@ -277,7 +278,7 @@ class SeatTracker:
         known[self.seat] = self.hand
         return PlayerView(
             seat=self.seat, players=self.players, rules=self.rules,
-            hand=tuple(sort_hand(cards_of(self.hand))), legal=tuple(legal), decision=decision,
+            hand=held_order(self.hand), legal=tuple(legal), decision=decision,
             trick=tuple((s, CARDS[c]) for s, c in self.trick),
             led_suit=self.led if self.led >= 0 else None,
             trump=self.trump if self.trump >= 0 else None,

@@ -95,3 +95,24 @@ def test_cards_are_interned_and_pickle_to_the_same_object():
 def test_deck_sizes():
     """One pack has 52 distinct cards, two packs 104."""
     assert len(set(deck(1))) == 52 and len(set(deck(2))) == 104
+
+
+def test_held_order_is_the_sorted_hand_for_one_and_two_packs():
+    """tables.held_order (the views' fast path) orders a mask exactly as sort_hand does."""
+    import random
+
+    from arena.tables import held_order
+    rng = random.Random(11)
+    masks = [0, (1 << 52) - 1, (1 << 104) - 1] + [rng.getrandbits(52) for _ in range(300)]
+    masks += [rng.getrandbits(104) & rng.getrandbits(104) for _ in range(300)]
+    for m in masks:
+        assert held_order(m) == tuple(sort_hand(cards_of(m)))
+    assert [str(c) for c in held_order(mask_of(parse_cards("2S AH 3C KH TS")))] == ["3C", "AH", "KH", "TS", "2S"]
+
+
+def test_parse_card_takes_canonical_and_other_spellings_alike():
+    """The canonical text fast path and the general parser give the same interned cards."""
+    for c in CARDS:
+        assert parse_card(str(c)) is c
+        assert parse_card(" " + str(c).lower() + " ") is c
+    assert parse_card("10♥") is card("TH")
