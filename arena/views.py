@@ -157,9 +157,9 @@ class SeatTracker:
         """Take in one event (a dict as produced by :func:`arena.events.for_seat`)."""
         self.seen_events += 1
         self.history.append(e)
-        handler = getattr(self, "_on_" + e["type"], None)
+        handler = _HANDLERS.get(e["type"])
         if handler is not None:
-            handler(e)
+            handler(self, e)
 
     # ------------------------------------------------------------- handlers
     def _on_deal(self, e: dict) -> None:
@@ -287,6 +287,10 @@ class SeatTracker:
             seen_mask=self.seen, known_masks=tuple(known), void_masks=tuple(self.voids),
             pile_mask=self.pile, hidden_draws=tuple(self.hidden),
         )
+
+
+_HANDLERS = {name[4:]: getattr(SeatTracker, name) for name in dir(SeatTracker) if name.startswith("_on_")}
+"""Event type -> the tracker's handler (``_on_play`` for ``play``, ...); other types are only kept."""
 
 
 def view_from_events(seat: int, players: int, rules: Rules | dict[str, Any], events, legal=(),
