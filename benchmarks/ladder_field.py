@@ -8,6 +8,7 @@ and seeds for every candidate, so two candidates can be compared game by game
 
     python benchmarks/ladder_field.py run NAME DEALS [FIRST] [key=value ...]   # writes /tmp/field-NAME-FIRST.json
     python benchmarks/ladder_field.py compare A B                                # pools /tmp/field-A-*.json
+    python benchmarks/ladder_field.py accuracy                                   # opponent models named right
 
 NAME ``heuristic`` plays the heuristic player as the candidate (the baseline);
 any other name plays :class:`players.sampler.SamplerBot` with the keyword
@@ -75,6 +76,45 @@ def run(name: str, deals: int, first: int = 0, options: dict | None = None) -> d
             "decision_ms": sorted(1000 * x for x in cpu_decisions)}
 
 
+def accuracy(games: int = 150, seed: int = 0) -> list[str]:
+    """How often :func:`players.opponents.infer` names an opponent's true policy, by phase.
+
+    Getaway games of four reference players drawn at random; at every decision each
+    other active seat's model is compared with its real policy. Phases: ``early`` (four
+    players, 30 or more cards in hands), ``late`` (four players, fewer), ``three left``.
+    """
+    import collections
+    import random
+
+    from players.opponents import NAMES, infer
+    rules = Rules.preset("getaway")
+    right: collections.Counter = collections.Counter()
+    total: collections.Counter = collections.Counter()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        names = [rng.choice(sorted(FIELD)) for _ in range(4)]
+        bots = [FIELD[p](seed + 4 * g + i) for i, p in enumerate(names)]
+        game = Game.deal(rules, 4, seed=seed + g)
+        while not game.is_over:
+            seat = game.current
+            view = game.view(seat)
+            models = infer(view)
+            left = sum(view.active)
+            phase = "three left" if left == 3 else "late" if left == 4 and sum(view.hand_sizes) < 30 else \
+                "early" if left == 4 else None
+            for s in range(4):
+                if phase and s != seat and view.active[s]:
+                    total[(phase, names[s])] += 1
+                    right[(phase, names[s])] += NAMES[models.kinds[s]] == names[s]
+            game.apply(bots[seat].act(view))
+    lines = [f"opponent models named right ({games} games of random reference players):"]
+    for phase in ("early", "late", "three left"):
+        cells = [f"{p} {100 * right[(phase, p)] / total[(phase, p)]:.0f}%" for p in sorted(FIELD)
+                 if total[(phase, p)]]
+        lines.append(f"  {phase:<10} " + ", ".join(cells))
+    return lines
+
+
 def _load(name: str) -> dict:
     games, cpu, dec = {}, 0.0, []
     for path in sorted(glob.glob(f"/tmp/field-{name}-*.json")):
@@ -125,6 +165,8 @@ if __name__ == "__main__":
         with open(f"/tmp/field-{name}-{first}.json", "w") as f:
             json.dump(out, f)
         print(summary(name))
+    elif cmd == "accuracy":
+        print("\n".join(accuracy()))
     elif cmd == "summary":
         for name in sys.argv[2:]:
             print(summary(name))

@@ -1,8 +1,9 @@
 """Opponent models: which reference policy each opponent's public plays are consistent with.
 
 The evidence is certain, not statistical. When a seat played card ``c`` and later
-plays a card ``x`` it did not acquire in between (by a public pick-up, a draw or
-a take), it held ``x`` when it played ``c``. Each reference policy names the
+plays a card ``x`` (or is known to hold it now) that it did not acquire in
+between (by a public pick-up, a draw or a take), it held ``x`` when it played
+``c``. Each reference policy names the
 cards it would have played instead of ``c`` had it held them (its *preferred*
 cards for that play); holding one of them is a *violation* of that policy:
 
@@ -13,7 +14,9 @@ cards for that play); holding one of them is a *violation* of that policy:
   when it stays above the current winner, else the highest card below it (so
   no held card between the two); cutting, its highest rank; leading, the
   lowest or the highest card of the suit it leads; trick 1 under ``free``, its
-  highest spade;
+  highest spade. From the voids everyone knew at the time, too: it ducks under
+  the winner when a seat still to play is void in the suit, and it leads from
+  a suit with the fewest known voids, its lowest card if anyone is void in it;
 - ``random``: anything (no preferred cards).
 
 :func:`infer` gives each opponent the first of ``heuristic``, ``high``, ``low``
@@ -213,9 +216,8 @@ def infer(view) -> Models:
                     if h:
                         checks[s] += 1
                     for k in (HEURISTIC, LOW, HIGH):
-                        if h and _violates(k, play, c, led, win, ff, h):
-                            v[s][k] += 1
-                        elif k == HEURISTIC and h and _unlike_heuristic(play, c, win, public, h):
+                        if h and (_violates(k, play, c, led, win, ff, h)
+                                  or k == HEURISTIC and _unlike_heuristic(play, c, win, public, h)):
                             v[s][k] += 1
                         if not tainted[s]:
                             forbid[s][k] |= preferred(k, play, c, led, win, ff)

@@ -1,16 +1,27 @@
 """The sampler: determinised playouts, and the exact solver with two players left.
 
-At each decision with a choice it repeats, until its time is spent:
+At each decision with a choice it first models each opponent from the public
+play history (:mod:`players.opponents`): the first of the reference policies
+``heuristic``, ``high``, ``low`` that none of its plays contradicts, ``random``
+for a seat that breaks them all often. Then it repeats, for a fixed number of
+worlds:
 
 1. deal the cards it cannot see to the other players at random, consistent with
    everything its seat knows: hand sizes, cards known to be held (public
    pick-ups), suits a player is known to be void in, cards played or
-   discarded, and hidden draws (a hidden drawn card comes from the pile);
+   discarded, hidden draws (a hidden drawn card comes from the pile), and the
+   cards an opponent's model says it cannot hold (a ``low`` player that led a
+   7 holds no lower card);
 2. for each legal card, play the game out from there on a fast internal state
-   (:mod:`players.sampler_sim`) with the heuristic policy at every seat;
+   (:mod:`players.sampler_sim`), each opponent with its model's policy and the
+   sampler's own seat with the heuristic policy;
 
-and plays the card that became the Bhabhi least often (the mean finishing
-place counts a little, see ``PLACE_WEIGHT``). Every legal card is scored on the same sampled deals.
+and scores each card by how often it became the Bhabhi (the finishing place
+counts a little, see ``PLACE_WEIGHT``); every legal card is scored on the same
+sampled deals. It plays the heuristic player's own card unless another card
+scores lower by more than ``GATE_Z`` standard errors of the paired difference
+(a Bhabhi is a rare event, and with 120 worlds noise alone would otherwise
+decide many moves).
 
 With two players left the game is one of perfect information (one pack): it
 asks the exact solver (:mod:`arena.solver`) for the best cards within part of
