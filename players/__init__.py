@@ -20,6 +20,7 @@ def arena_players() -> list[PlayerSpec]:
                    "ducks under players known void, dumps high cards when safe, leads suits all hold",
                    trusted=True),
         PlayerSpec("sampler", SamplerBot,
-                   "samples 120 hidden deals a decision, plays each card out with the heuristic policy, "
-                   "keeps the safest; exact solver with two left; deterministic", trusted=True),
+                   "models each opponent from its public plays, samples 120 hidden deals a decision, "
+                   "plays each card out, keeps the safest; exact solver with two left; deterministic",
+                   trusted=True),
     ]
