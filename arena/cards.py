@@ -73,6 +73,9 @@ TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
 
 _BY_TEXT: dict[str, Card] = {t: c for t, c in zip(TEXTS, CARDS)}
 
+BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
+"""``BIT[c]`` is card ``c``'s bit in a hand mask (a lookup instead of a shift in hot loops)."""
+
 SUIT_MASK: tuple[int, ...] = tuple(
     (0x1FFF << (13 * s)) | (0x1FFF << (13 * s + PACK)) for s in range(4)
 )

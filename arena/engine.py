@@ -15,7 +15,7 @@ import random
 from typing import Any, Iterable
 
 from . import events as ev
-from .cards import ACE_OF_SPADES, CARDS, PACK, SUIT_MASK, TEXTS, Card, card
+from .cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card
 from .errors import IllegalAction, PositionError
 from .result import Result
 from .rules import Rules
@@ -650,9 +650,6 @@ def _texts_of(mask: int) -> list[str]:
     return list(map(TEXTS.__getitem__, legal_tuple(mask)))
 
 
-_BIT = tuple(1 << c for c in range(len(CARDS)))
-
-
 def _mask(cards) -> int:
     """The bitmask of *distinct* cards (a pack's slice, a trick): one C-level sum."""
-    return sum(map(_BIT.__getitem__, cards))
+    return sum(map(BIT.__getitem__, cards))

@@ -11,18 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
+from .cards import BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
 from .rules import Rules
 from .tables import held_order
 
 _SUIT = {s: i for i, s in enumerate(SUITS)}
-_BIT = [1 << i for i in range(2 * PACK)]
 
 
 def _mask(texts) -> int:
     m = 0
     for t in texts:
-        m |= _BIT[parse_card(t)]
+        m |= BIT[parse_card(t)]
     return m
 
 
@@ -176,11 +175,11 @@ class SeatTracker:
         if e.get("first_trick_done"):
             self.first_trick = False
         if e.get("drawn"):
-            self.pile &= ~_BIT[parse_card(e["drawn"])]
+            self.pile &= ~BIT[parse_card(e["drawn"])]
 
     def _on_play(self, e: dict) -> None:
         s, c = e["seat"], parse_card(e["card"])
-        bit = _BIT[c]
+        bit = BIT[c]
         self.sizes[s] -= 1
         if s == self.seat:
             self.hand &= ~bit
@@ -236,7 +235,7 @@ class SeatTracker:
             if source != "pile":
                 self.known[source] = 0
             return
-        bit = _BIT[parse_card(e["card"])]
+        bit = BIT[parse_card(e["card"])]
         self.seen |= bit
         self.pile &= ~bit
         self.known[s] |= bit
