@@ -84,29 +84,19 @@ def accuracy(games: int = 150, seed: int = 0) -> list[str]:
     players, 30 or more cards in hands), ``late`` (four players, fewer), ``three left``.
     """
     import collections
-    import random
 
-    from players.opponents import NAMES, infer
-    rules = Rules.preset("getaway")
+    from players.opponents import NAMES, infer, reference_games
     right: collections.Counter = collections.Counter()
     total: collections.Counter = collections.Counter()
-    for g in range(games):
-        rng = random.Random(seed + g)
-        names = [rng.choice(sorted(FIELD)) for _ in range(4)]
-        bots = [FIELD[p](seed + 4 * g + i) for i, p in enumerate(names)]
-        game = Game.deal(rules, 4, seed=seed + g)
-        while not game.is_over:
-            seat = game.current
-            view = game.view(seat)
-            models = infer(view)
-            left = sum(view.active)
-            phase = "three left" if left == 3 else "late" if left == 4 and sum(view.hand_sizes) < 30 else \
-                "early" if left == 4 else None
-            for s in range(4):
-                if phase and s != seat and view.active[s]:
-                    total[(phase, names[s])] += 1
-                    right[(phase, names[s])] += NAMES[models.kinds[s]] == names[s]
-            game.apply(bots[seat].act(view))
+    for _, names, view in reference_games(games, seed):
+        models = infer(view)
+        left = sum(view.active)
+        phase = "three left" if left == 3 else "late" if left == 4 and sum(view.hand_sizes) < 30 else \
+            "early" if left == 4 else None
+        for s in range(4):
+            if phase and s != view.seat and view.active[s]:
+                total[(phase, names[s])] += 1
+                right[(phase, names[s])] += NAMES[models.kinds[s]] == names[s]
     lines = [f"opponent models named right ({games} games of random reference players):"]
     for phase in ("early", "late", "three left"):
         cells = [f"{p} {100 * right[(phase, p)] / total[(phase, p)]:.0f}%" for p in sorted(FIELD)

@@ -247,3 +247,29 @@ def infer(view) -> Models:
         elif v[s][HEURISTIC] >= max(2, RANDOM_SHARE * checks[s]):
             models.kinds[s] = RANDOM
     return models
+
+
+def reference_games(count: int, seed: int):
+    """Getaway games of four reference players drawn at random, for measuring :func:`infer`.
+
+    Game ``g`` draws its players with ``random.Random(seed + g)`` and deals with
+    seed ``seed + g``. Yields ``(game, names, view)`` at every decision (``names``:
+    each seat's policy); the seat's bot plays when the caller asks for the next one.
+    """
+    import random
+
+    from arena import Game, Rules
+
+    from .heuristic import HeuristicBot
+    from .simple import HighBot, LowBot, RandomBot
+    bots_by_name = dict(zip(NAMES, (HeuristicBot, LowBot, HighBot, RandomBot)))
+    rules = Rules.preset("getaway")
+    for g in range(count):
+        rng = random.Random(seed + g)
+        names = [rng.choice(sorted(NAMES)) for _ in range(4)]
+        bots = [bots_by_name[n](seed + 4 * g + i) for i, n in enumerate(names)]
+        game = Game.deal(rules, 4, seed=seed + g)
+        while not game.is_over:
+            view = game.view(game.current)
+            yield game, names, view
+            game.apply(bots[view.seat].act(view))

@@ -4,34 +4,15 @@ from __future__ import annotations
 
 import random
 
-from arena import Game, Rules
-from players.heuristic import HeuristicBot
-from players.opponents import HEURISTIC, HIGH, LOW, NAMES, RANDOM, infer
+from players.opponents import HEURISTIC, HIGH, LOW, NAMES, RANDOM, infer, reference_games
 from players.sampler_sim import new_sim
-from players.simple import HighBot, LowBot, RandomBot
-
-FIELD = {"heuristic": HeuristicBot, "low": LowBot, "high": HighBot, "random": RandomBot}
-
-
-def _games(count: int, seed: int):
-    """Getaway games of randomly chosen reference players: (game, names, views with the bot's card)."""
-    rules = Rules.preset("getaway")
-    rng = random.Random(seed)
-    for g in range(count):
-        names = [rng.choice(sorted(FIELD)) for _ in range(4)]
-        bots = [FIELD[n](seed + 4 * g + i) for i, n in enumerate(names)]
-        game = Game.deal(rules, 4, seed=seed + g)
-        while not game.is_over:
-            seat = game.current
-            view = game.view(seat)
-            yield game, names, view
-            game.apply(bots[seat].act(view))
+from players.simple import HighBot, LowBot
 
 
 def test_forbidden_cards_are_never_held_when_the_model_is_right():
     """A seat modelled as its true policy never holds a card its model rules out."""
     checked = 0
-    for game, names, view in _games(60, 1):
+    for game, names, view in reference_games(60, 1):
         models = infer(view)
         for s in range(4):
             if s == view.seat or not view.active[s] or NAMES[models.kinds[s]] != names[s]:
@@ -45,7 +26,7 @@ def test_forbidden_cards_are_never_held_when_the_model_is_right():
 def test_reference_players_are_recognised_once_three_are_left():
     """With three players left the model is the true policy for most seats (and heuristic players always)."""
     right = total = 0
-    for _, names, view in _games(80, 2):
+    for _, names, view in reference_games(80, 2):
         if sum(view.active) != 3:
             continue
         models = infer(view)
@@ -61,7 +42,7 @@ def test_reference_players_are_recognised_once_three_are_left():
 def test_sim_plays_low_high_and_random_as_the_reference_players_do():
     """In the sim, the low and high policies pick the reference players' cards; random picks a legal card."""
     compared = 0
-    for game, names, view in _games(30, 3):
+    for game, names, view in reference_games(30, 3):
         sim = new_sim(game.rules, game.players, game.hands, game.active, game.out, game.discard,
                       game.leader, game.cur, list(zip(game.trick_seats, game.trick_cards)),
                       game.first_trick, game.must_lead, game.drawn_lead, random.Random(0),
