@@ -20,9 +20,22 @@ _MIB = 1 << 20
 
 
 def apply_all(steps, limits: Limits, writable_dir: str | None,
-              readable: Iterable[str] | None) -> None:
-    """Run every bot layer through steps (a limits._Steps), in order."""
+              readable: Iterable[str] | None, stage: str = "process") -> None:
+    """Run every bot layer through steps (a limits._Steps), in order.
+
+    ``stage``: ``process`` (an exec'd bot process, every layer here), ``server``
+    (the fork server, already in its namespaces and read-only root: Landlock is
+    left to each game process, since it would forbid their mounts) or ``game``
+    (a game process cloned by the server, in namespaces of its own: it drops
+    the capabilities it holds there, then Landlock and its own seccomp filter).
+    """
     _preload_seccomp()
+    if stage == "game":
+        _game_layers(steps, writable_dir)
+        return
+    if stage == "server":
+        _server_layers(steps, limits)
+        return
     was_root = os.geteuid() == 0
     switched = steps.run("run_as", lambda: _run_as(limits.run_as, writable_dir))
     in_ns = steps.run("namespaces", _namespaces)
@@ -34,6 +47,52 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     steps.run("no_new_privs", _no_new_privs)
     fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable))
     steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced))
+
+
+def _server_layers(steps, limits: Limits) -> None:
+    steps.run("run_as", lambda: _skip("the user namespace maps the bot's uid"))
+    steps.run("namespaces", lambda: "new user, PID, mount, network, IPC and UTS namespaces; "
+                                    "a read-only root with only the runtime and the bot's package")
+    uid0 = os.geteuid() == 0 and _outer_uid() == 0
+    for name in RLIMIT_LAYERS:
+        steps.run(name, lambda name=name: _rlimit(name, limits, True, uid0))
+    steps.run("dumpable", _dumpable)
+    steps.run("drop_caps", _drop_caps)
+    steps.run("no_new_privs", _no_new_privs)
+    steps.run("landlock", lambda: _skip("applied in each game process"))
+    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=False, stage="server"))
+
+
+def _game_layers(steps, writable_dir: str | None) -> None:
+    steps.run("namespaces", lambda: "its own user, PID, mount, IPC and UTS namespaces, "
+                                    "a fresh /tmp and /proc")
+    steps.run("dumpable", _still_undumpable)
+    steps.run("drop_caps", _drop_caps)
+    steps.run("no_new_privs", _no_new_privs)
+    fenced = steps.run("landlock", lambda: _landlock(writable_dir, ["/"]))
+    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced,
+                                              stage="game"))
+
+
+def _still_undumpable() -> str:
+    """The server's PR_SET_DUMPABLE 0 is inherited (and locked by its seccomp filter)."""
+    if linux.prctl(linux.PR_GET_DUMPABLE) != 0:
+        raise OSError(1, "the game process is dumpable")
+    return "PR_SET_DUMPABLE 0 (the server's, locked)"
+
+
+def _skip(why: str) -> str:
+    raise Skip(why)
+
+
+def _outer_uid() -> int:
+    """The uid this process has outside its user namespace (from uid_map)."""
+    try:
+        with open("/proc/self/uid_map") as f:
+            inside, outside, _ = f.readline().split()
+        return int(outside) + os.geteuid() - int(inside)
+    except (OSError, ValueError):
+        return os.geteuid()
 
 
 def _preload_seccomp() -> None:

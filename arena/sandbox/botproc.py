@@ -31,7 +31,7 @@ import tempfile
 import time
 from typing import Any, NamedTuple
 
-from arena.sandbox import wire
+from arena.sandbox import processes, wire
 from arena.sandbox.processes import kill_group
 
 MAX_REPLY = 64 * 1024
@@ -61,15 +61,12 @@ class BotProcess:
     def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
         """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
         self.tmpdir = tempfile.mkdtemp(prefix="arena-bot-")
-        self.started = time.monotonic()
-        self.in_game = False
-        self.ready_info: dict | None = None
+        self._killer = None
         fds = []
         try:
-            cmd_r, self._cmd = _pipe(fds)
-            self._reply, rep_w = _pipe(fds)
+            cmd_r, cmd_w = _pipe(fds)
+            reply_r, rep_w = _pipe(fds)
             log_r, log_w = _pipe(fds)
-            _grow(self._cmd)
             self.proc = self._spawn(python or sys.executable, cmd_r, rep_w, log_w)
         except BaseException:
             for fd in fds:
@@ -78,18 +75,42 @@ class BotProcess:
             raise
         for fd in (cmd_r, rep_w, log_w):
             os.close(fd)
+        self._setup(self.proc.pid, cmd_w, reply_r, log_r, log_cap)
+        self._write(wire.encode({**init, "writable": self.tmpdir}), None)
+
+    @classmethod
+    def adopt(cls, pid: int, cmd: int, reply: int, log: int, killer, *,
+              log_cap: int = LOG_CAP) -> BotProcess:
+        """A game process a fork server started (not our child): its pipes and pid.
+
+        ``killer()`` kills it (and everything in its PID namespace); its exit
+        status is read from /proc while its parent has not reaped it.
+        """
+        self = cls.__new__(cls)
+        self.tmpdir = None
+        self.proc = None
+        self._killer = killer
+        self._setup(pid, cmd, reply, log, log_cap)
+        return self
+
+    def _setup(self, pid: int, cmd: int, reply: int, log: int, log_cap: int) -> None:
+        self.started = time.monotonic()
+        self.in_game = False
+        self.served = False  # has had a game: the next game gets a fresh process
+        self.ready_info: dict | None = None
+        self._cmd, self._reply = cmd, reply
+        _grow(self._cmd)
         os.set_blocking(self._cmd, False)
         os.set_blocking(self._reply, False)
         self._frames = wire.FrameBuffer(MAX_REPLY)
-        self.pid = self.proc.pid
-        self.log = wire.LogDrain(log_r, log_cap, close=True).start()
+        self.pid = pid
+        self.log = wire.LogDrain(log, LOG_CAP if log_cap is None else log_cap, close=True).start()
         self._poll = select.poll()
         self._poll.register(self._reply, select.POLLIN)
         self._clock = _cpu_clock(self.pid)
         self._mark = 0.0
         self.status: int | None = None
         self.closed = False
-        self._write(wire.encode({**init, "writable": self.tmpdir}), None)
 
     def _spawn(self, python: str, cmd_r: int, rep_w: int, log_w: int) -> subprocess.Popen:
         argv = [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.host",
@@ -220,10 +241,19 @@ class BotProcess:
             return None
 
     def alive(self) -> bool:
-        return not self.closed and self.proc.poll() is None
+        if self.closed:
+            return False
+        if self.proc is None:
+            return processes.state(self.pid) not in (None, "Z", "X")
+        return self.proc.poll() is None
 
     def _death(self, what: str) -> str:
         """Why the reply stream ended: the exit status if the process is gone."""
+        if self.proc is None:
+            code = processes.exit_status(self.pid, timeout=0.2)
+            if code is None:
+                return f"{what}; the process is still running (killed)"
+            return f"{what}: the bot process {describe_exit(code)}"
         try:
             code = self.proc.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
@@ -236,11 +266,15 @@ class BotProcess:
         if self.closed:
             return self.status
         self.closed = True
-        self.status = kill_group(self.proc)
+        if self.proc is None:
+            self.status = self._killer()
+        else:
+            self.status = kill_group(self.proc)
         for fd in (self._cmd, self._reply):
             _close(fd)
         self.log.join(2.0)  # returns at end of file, as soon as every writer is gone
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        if self.tmpdir is not None:
+            processes.remove_tree(self.tmpdir)
         return self.status
 
     def log_text(self) -> str:

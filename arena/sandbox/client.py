@@ -15,9 +15,15 @@ is judged here and never trusted:
   a fresh process started at once; it catches up on the seat's whole event
   history when it is next asked, so the game goes on.
 
-One process serves many games (start-up costs a few hundred ms); ``close``
-kills it. If the harness dies first, the kernel kills the bot
-(``PR_SET_PDEATHSIG``) and its command pipe ends.
+Every game gets a fresh process, so nothing a bot learns in one game (its
+memory, its files) reaches another: where the machine offers namespaces, a
+fork server (:mod:`arena.sandbox.server`) that has imported the bot clones one
+per game in well under a millisecond, and the harness checks it from outside
+(:mod:`arena.sandbox.audit`) before sending it anything; elsewhere a fresh
+interpreter is started for each game (its start-up overlaps the previous
+game). ``close`` kills everything. If the harness dies first, the kernel kills
+the bot (``PR_SET_PDEATHSIG`` on the keeper, the server dies with the keeper,
+and every game process with the server, the init of their PID namespace).
 """
 
 from __future__ import annotations
@@ -29,13 +35,13 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from arena.referee import Reply
+from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess
 from arena.sandbox.limits import Limits, detect
+from arena.sandbox.paths import readable_paths
+from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
-SYSTEM_READABLE = ("/usr", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
-                   "/etc/localtime", "/dev/urandom", "/proc/self")
-"""What a bot may read besides Python's own paths and its plugin's folder."""
 KEPT_LOGS = 4
 
 
@@ -68,6 +74,9 @@ class SandboxClient:
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
         self._log_cap, self._python = log_cap, python
         self._player = player_target(spec)
+        self._forked = _use_server(self.os_limits)
+        self._server: ForkServer | None = None
+        self._server_confinement: dict | None = None
         self._proc: BotProcess | None = None
         self._spawn_error: str | None = None
         self._game: _Game | None = None
@@ -84,11 +93,12 @@ class SandboxClient:
 
     # ------------------------------------------------------- Client protocol
     def begin(self, seat, players, rules, seed, events) -> Reply:
-        """A new game: a fresh bot (in the running process) fed the seat's first events."""
+        """A new game in a fresh process, fed the seat's first events."""
         self._game = _Game(seat, players, rules.to_dict(), seed, list(events))
         self._clock = Clock.from_limits(self.limits)
         self._start_failed = None
-        self._recycle_if_spent()
+        if self._proc is not None and (self._proc.served or not self._proc.alive()):
+            self._drop(respawn=not self._forked)
         return self._open_game()
 
     def decide(self, events, legal, decision) -> Reply:
@@ -117,9 +127,10 @@ class SandboxClient:
         self._game = None
 
     def close(self) -> None:
-        """Kill the bot's process group; the client is done (it starts no more processes)."""
+        """Kill the bot's processes; the client is done (it starts no more)."""
         self._closed = True
         self._drop(respawn=False)
+        self._drop_server()
         self._finalizer()
 
     def ping(self) -> Reply:
@@ -148,6 +159,8 @@ class SandboxClient:
         """
         procs = list(self._logs) + ([self._proc] if self._proc is not None else [])
         parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
+        if self._server is not None and self._server.log_text():
+            parts.insert(0, f"[bot fork server {self._server.pid}]\n{self._server.log_text()}")
         head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []
         return "\n".join(head + parts)
 
@@ -165,29 +178,102 @@ class SandboxClient:
                    "seed": g.seed, "events": g.events}
         reply = self._ask(message, "ok")
         if reply.status == "ok":
-            self._proc.in_game = True
+            self._proc.in_game = self._proc.served = True
         return reply
 
     def _ensure_ready(self) -> Reply | None:
         """None once a process has said ready; else the start-up fault."""
         if self._proc is not None and self._proc.ready_info is not None:
             return None
-        if self._proc is None and not self._spawn():
+        if self._forked and self._proc is None:
+            failure = self._fork_game()
+            if failure is not None:
+                return failure
+        elif self._proc is None and not self._spawn():
             return Reply("crash", detail=f"start-up: {self._spawn_error}")
-        startup = self.limits.startup_ms / 1000 if self.limits.startup_ms else None
+        startup = self._startup()
         answer = self._proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
         value = answer.value if isinstance(answer.value, dict) else {}
+        problem = None
         if answer.status == "ok" and value.get("ready") is True:
-            self._proc.ready_info = value
-            self.confinement = value.get("confinement")
-            return None
-        status = answer.status if answer.status != "ok" else "crash"
-        detail = answer.detail or str(value.get("error") or "no ready answer")[:300]
+            problem = self._audit()
+            if problem is None:
+                self._proc.ready_info = value
+                self.confinement = _merged(self._server_confinement, value.get("confinement"))
+                return None
+        status = answer.status if answer.status not in ("ok",) else "crash"
+        detail = problem or answer.detail or str(value.get("error") or "no ready answer")[:300]
         if status == "timeout":
             detail = (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
                       f"of wall-clock time; {detail}")
         self._drop(respawn=False)
+        if problem is not None:
+            self._drop_server()
         return Reply(status, None, answer.cpu, answer.wall, f"start-up: {detail}")
+
+    def _startup(self) -> float | None:
+        return self.limits.startup_ms / 1000 if self.limits.startup_ms else None
+
+    def _fork_game(self) -> Reply | None:
+        """A game process from the fork server (started, and waited for, if needed)."""
+        if self._server is None and not self._start_server():
+            return Reply("crash", detail=f"start-up: {self._spawn_error}")
+        server = self._server
+        if server.ready_info is None:
+            startup = self._startup()
+            status, detail, cpu, wall = server.ready(startup, None if startup is None
+                                                     else WALL_FACTOR * startup)
+            if status != "ok":
+                self._drop_server()
+                if status == "timeout":
+                    detail = (f"not ready within {startup:.3f} s of CPU time or "
+                              f"{WALL_FACTOR:g} x that of wall-clock time; {detail}")
+                return Reply(status, None, cpu, wall, f"start-up: {detail}")
+            self._server_confinement = server.ready_info.get("confinement")
+        proc = server.start_game()
+        if isinstance(proc, str):
+            self._drop_server()
+            return Reply("crash", detail=f"start-up: {proc}")
+        self._proc = proc
+        self._box["proc"] = proc
+        self.pids.append(proc.pid)
+        return None
+
+    def _audit(self) -> str | None:
+        """The harness's outside check of a forked game process (None: it holds)."""
+        if not self._forked or self._server is None:
+            return None
+        proc = self._proc
+        return audit.check_game(self._server.server_pid, proc.pid,
+                                (proc._cmd, proc._reply, proc.log.fd))
+
+    def _start_server(self) -> bool:
+        if self._closed:
+            self._spawn_error = "the client is closed"
+            return False
+        limits = self.os_limits
+        try:
+            self._server = ForkServer(
+                self._init(), python=self._python, log_cap=self._log_cap,
+                pids_max=limits.processes,
+                memory_bytes=None if limits.memory_mb is None else 2 * limits.memory_mb << 20,
+                use_cgroups="cgroups" not in limits.disable)
+        except OSError as exc:
+            self._server, self._spawn_error = None, f"could not start the bot process: {exc}"
+            return False
+        self._box["server"] = self._server
+        return True
+
+    def _drop_server(self) -> None:
+        server, self._server = self._server, None
+        self._box.pop("server", None)
+        if server is not None:
+            server.kill()
+
+    def _init(self) -> dict:
+        return {"player": self._player["player"], "path": self._player.get("path"),
+                "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
+                "readable": readable_paths(self._player, forked=self._forked)}
 
     def _ask(self, message: dict, key: str) -> Reply:
         """One timed request to a ready process; faults end the process."""
@@ -205,15 +291,14 @@ class SandboxClient:
         return Reply(status, value, answer.cpu, answer.wall, detail)
 
     def _spawn(self) -> bool:
-        """Start a process (not waiting for it); False if the OS refused."""
+        """Start an exec'd process (not waiting for it); False if the OS refused."""
         if self._closed:
             self._spawn_error = "the client is closed"
             return False
-        init = {"player": self._player["player"], "path": self._player.get("path"),
-                "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
-                "readable": [p for p in SYSTEM_READABLE if os.path.exists(p)]}
+        if self._forked:
+            return self._start_server()
         try:
-            self._proc = BotProcess(init, python=self._python, log_cap=self._log_cap)
+            self._proc = BotProcess(self._init(), python=self._python, log_cap=self._log_cap)
         except OSError as exc:
             self._proc, self._spawn_error = None, f"could not start the bot process: {exc}"
             return False
@@ -230,18 +315,8 @@ class SandboxClient:
             if len(self._logs) == self._logs.maxlen:
                 self._logs_dropped += 1
             self._logs.append(proc)
-        if respawn and self._start_failed is None:
+        if respawn and self._start_failed is None and not self._forked:
             self._spawn()
-
-    def _recycle_if_spent(self) -> None:
-        """Between games, replace a process that died idle or used half its CPU backstop."""
-        if self._proc is None:
-            return
-        backstop = self.os_limits.cpu_seconds
-        used = self._proc.cpu()
-        spent = backstop is not None and used is not None and used > backstop / 2
-        if spent or not self._proc.alive():
-            self._drop(respawn=True)
 
 
 def read_answer(value, key: str) -> tuple[str, object, str]:
@@ -298,7 +373,22 @@ def _log_section(proc: BotProcess) -> str:
 
 
 def _kill_box(box: dict) -> None:
-    """Finalizer: kill a client's process if it was never closed."""
-    proc = box.pop("proc", None)
-    if proc is not None:
-        proc.kill()
+    """Finalizer: kill a client's processes if it was never closed."""
+    for key in ("proc", "server"):
+        item = box.pop(key, None)
+        if item is not None:
+            item.kill()
+
+
+def _use_server(limits: Limits) -> bool:
+    """Whether bots get a fork server here (namespaces work and it is not disabled)."""
+    return "forkserver" not in limits.disable and detect().available("forkserver")
+
+
+def _merged(server: dict | None, game: dict | None) -> dict | None:
+    """One confinement report: the server's layers, then the game process's."""
+    if server is None:
+        return game
+    steps = [dict(s, name=f"server:{s['name']}") for s in server.get("steps", ())]
+    steps += [dict(s, name=f"game:{s['name']}") for s in (game or {}).get("steps", ())]
+    return {"steps": steps}

@@ -100,7 +100,7 @@ class Host:
         try:
             data = wire.encode(obj)
         except (TypeError, ValueError):  # not plain data: say so, in plain data
-            data = wire.encode({"bad": _short(repr(obj.get("action")))})
+            data = wire.encode({"bad": short(repr(obj.get("action")))})
         sent = os.write(self.reply, data)
         if sent < len(data):
             wire.write_frame_bytes(self.reply, data[sent:])
@@ -123,7 +123,7 @@ class Host:
         except BaseException as exc:  # noqa: BLE001 - the bot's import: anything may happen
             traceback.print_exc()
             self.send({"error": f"cannot load player {init['player'].get('name')!r}: "
-                                f"{type(exc).__name__}: {_short(str(exc))}"})
+                                f"{type(exc).__name__}: {short(str(exc))}"})
             return False
         self.send({"ready": True, "pid": os.getpid(), "confinement": report.to_dict()})
         return True
@@ -140,7 +140,7 @@ class Host:
                 answer = handler(message)
             except Exception as exc:  # noqa: BLE001 - a bot's bug is its fault, sent as data
                 traceback.print_exc()
-                answer = {"error": f"{type(exc).__name__}: {_short(str(exc))}"}
+                answer = {"error": f"{type(exc).__name__}: {short(str(exc))}"}
                 if message["op"] == "finish":
                     continue
             if answer is not None:
@@ -197,7 +197,8 @@ def load_factory(player: dict):
     return load().get(player["name"]).factory
 
 
-def _short(text: str, limit: int = 300) -> str:
+def short(text: str, limit: int = 300) -> str:
+    """text cut to limit characters (with an ellipsis)."""
     return text if len(text) <= limit else text[:limit] + "..."
 
 

@@ -45,7 +45,9 @@ RLIMIT_LAYERS = ("rlimit_as", "rlimit_cpu", "rlimit_nofile", "rlimit_fsize",
                  "rlimit_core", "rlimit_nproc")
 BOT_LAYERS = ("run_as", "namespaces") + RLIMIT_LAYERS + (
     "dumpable", "drop_caps", "no_new_privs", "landlock", "seccomp")
-LAYERS = BOT_LAYERS + ("subreaper", "bwrap")
+PROCESS_LAYERS = ("forkserver", "cgroups")
+"""How bot processes are made and capped (the client's, not confine's)."""
+LAYERS = PROCESS_LAYERS + BOT_LAYERS + ("subreaper", "bwrap")
 
 
 class LimitsError(ArenaError, ValueError):
@@ -82,10 +84,10 @@ class Limits:
             raise LimitsError(f"limit 'disable' must be a list of layer names "
                               f"(got the string {self.disable!r})")
         disable = frozenset(self.disable)
-        unknown = sorted(disable - set(BOT_LAYERS))
+        unknown = sorted(disable - set(PROCESS_LAYERS + BOT_LAYERS))
         if unknown:
             raise LimitsError(f"disable names unknown layer {unknown[0]!r}; "
-                              f"expected some of {', '.join(BOT_LAYERS)}")
+                              f"expected some of {', '.join(PROCESS_LAYERS + BOT_LAYERS)}")
         object.__setattr__(self, "disable", disable)
 
     def to_dict(self) -> dict:
@@ -179,7 +181,7 @@ def detect() -> Capabilities:
 
 
 def _missing_warning(caps: Capabilities) -> str | None:
-    essential = ("rlimit_as", "namespaces", "landlock", "seccomp")
+    essential = ("forkserver", "rlimit_as", "namespaces", "landlock", "seccomp")
     missing = [n for n in essential if not caps.available(n)]
     if not missing:
         return None
@@ -270,7 +272,7 @@ class _Steps:
 
 def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
             readable: Iterable[str] | None = None,
-            caps: Capabilities | None = None) -> Confinement:
+            caps: Capabilities | None = None, stage: str = "process") -> Confinement:
     """Confine this (fresh, single-threaded) bot process for good; the report.
 
     ``writable_dir``: the one folder the bot may write in (None: nowhere).
@@ -278,7 +280,8 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
     read-only; else these plus Python's own import paths). ``caps``: the
     harness's :func:`detect` result (default: probe here, ~50 ms). A failed
     step means the process is less confined than detect promised: the caller
-    should not run the bot then.
+    should not run the bot then. ``stage``: ``process``, ``server`` or ``game``
+    (see :func:`arena.sandbox.bot_layers.apply_all`).
     """
     from arena.sandbox import bot_layers, linux
 
@@ -291,7 +294,7 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
         return Confinement((Step("confine", "failed", f"{threads} threads running; "
                                  "confine before starting any"),))
     steps = _Steps(limits, caps)
-    bot_layers.apply_all(steps, limits, writable_dir, readable)
+    bot_layers.apply_all(steps, limits, writable_dir, readable, stage)
     sys.dont_write_bytecode = True
     return steps.done()
 

@@ -55,6 +55,8 @@ def main() -> None:
     def trial(name: str, apply: Callable[[], str]) -> None:
         found.append(_trial(name, apply))
 
+    trial("forkserver", _forkserver)
+    trial("cgroups", _cgroups)
     for name, const in RLIMITS.items():
         trial(name, lambda const=const, name=name: _rlimit(name, const))
     trial("run_as", _run_as)
@@ -67,6 +69,46 @@ def main() -> None:
     trial("landlock", _landlock)
     trial("seccomp", _seccomp)
     print(json.dumps(found), flush=True)
+
+
+def _forkserver() -> str:
+    """Clone into the server's namespaces, mount a tmpfs and /proc there, and back."""
+    from arena.sandbox import namespaces
+
+    go_r, go_w = os.pipe()
+    pid = namespaces.clone(namespaces.SERVER_FLAGS)
+    if pid == 0:
+        os.close(go_w)
+        os.read(go_r, 1)
+        try:
+            namespaces.mount(None, "/", None, namespaces.MS_REC | namespaces.MS_PRIVATE)
+            namespaces.mount("tmpfs", "/tmp", "tmpfs", namespaces.MS_NOSUID, "size=64k")
+            namespaces.mount("proc", "/proc", "proc", namespaces.MS_NOSUID)
+            os._exit(0 if os.getpid() == 1 else 3)
+        except OSError as e:
+            os._exit(10 + (e.errno or 0) % 100)
+    os.close(go_r)
+    try:
+        namespaces.write_id_maps(pid, f"0 {os.geteuid()} 1", f"0 {os.getegid()} 1")
+    finally:
+        os.write(go_w, b"g")
+        os.close(go_w)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise _No(f"a process in new namespaces could not mount its /tmp and /proc "
+                  f"(errno {code - 10})" if code >= 10 else f"probe child exited {code}")
+    return ("a fork server per bot, a fresh process per game: own user, PID, mount, "
+            "network, IPC and UTS namespaces, a read-only root, a private /tmp")
+
+
+def _cgroups() -> str:
+    from arena.sandbox import cgroups
+
+    version, detail = cgroups.available()
+    if version is None:
+        raise _No(detail)
+    return detail
 
 
 class _No(Exception):

@@ -146,3 +146,117 @@ def _reap_group(pgid: int, deadline: float) -> None:
         if time.monotonic() >= deadline:
             return
         time.sleep(0.002)
+
+
+def state(pid: int) -> str | None:
+    """pid's state letter (R, S, Z, ...) from /proc, or None if it is gone."""
+    stat = _stat(pid)
+    return None if stat is None else stat[0]
+
+
+def exit_status(pid: int, *, timeout: float = 0.2) -> int | None:
+    """The exit status of pid, not our child, while it is a zombie (as Popen.returncode).
+
+    Read from /proc/<pid>/stat's exit_code field (Linux 3.5+); None if pid does
+    not turn into a zombie within timeout, or is already reaped.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        if fields[0] in (b"Z", b"X") and len(fields) >= 50:
+            return os.waitstatus_to_exitcode(int(fields[49]))
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.002)
+
+
+def thread_children(pid: int) -> list[int]:
+    """The children of every thread of pid (from /proc/<pid>/task/*/children)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                found.extend(int(x) for x in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below pid, breadth first (without pid)."""
+    found, todo = [], [pid]
+    while todo and len(found) < 100_000:
+        kids = thread_children(todo.pop(0))
+        found.extend(kids)
+        todo.extend(kids)
+    return found
+
+
+def remove_tree(path: str) -> None:
+    """Remove a folder a bot may have filled: never follows links, never recurses, never raises.
+
+    Depth-first with an explicit stack of open folder fds, so a 100,000-deep
+    tree costs memory, not the interpreter's stack.
+    """
+    try:
+        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        _unlink(None, path)
+        return
+    stack = [(top, None, set())]  # (folder fd, (parent fd, name) to rmdir after, names left)
+    while stack:
+        fd, where, stuck = stack[-1]
+        child = _next_entry(fd, stuck)
+        if child is None:
+            stack.pop()
+            os.close(fd)
+            if where is not None:
+                _rmdir(*where)
+            continue
+        try:
+            sub = os.open(child, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        except OSError:
+            if not _unlink(fd, child):
+                stuck.add(child)
+            continue
+        if len(stack) > 10_000:  # deeper than any fd budget: leave this branch
+            os.close(sub)
+            stuck.add(child)
+            continue
+        stack.append((sub, (fd, child), set()))
+    _rmdir(None, path)
+
+
+def _next_entry(fd: int, skip: set[str]) -> str | None:
+    """A name in the folder that is not in skip, or None."""
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.name not in skip:
+                    return entry.name
+    except OSError:
+        pass
+    return None
+
+
+def _unlink(fd: int | None, name: str) -> bool:
+    try:
+        os.unlink(name, dir_fd=fd)
+        return True
+    except OSError:
+        return False
+
+
+def _rmdir(fd: int | None, name: str) -> None:
+    try:
+        os.rmdir(name, dir_fd=fd)
+    except OSError:
+        pass

@@ -16,6 +16,24 @@ Default allow; these fail with EPERM (clone3 with ENOSYS):
   write, create or truncate flag, and every path-changing call. The writable
   folder is then not writable either; fds opened before confinement still are.
 
+- reading about other processes where a PID namespace is missing: the CPU
+  clocks of other pids (negative clock ids), their priorities, I/O priorities,
+  CPU affinity, scheduling, process groups and sessions; and the shared-state
+  channels two processes could signal through: file locks (``flock``, fcntl
+  record locks), inotify/fanotify, ``mincore`` (page-cache probing), SysV and
+  POSIX message queues, shared memory and semaphores, the host name.
+
+Three stages (:func:`build`'s ``stage``):
+
+- ``process``: an exec'd bot process (no fork server); all of the above;
+- ``server``: the fork server, which must still clone its game processes into
+  new namespaces and let them mount their own /tmp and /proc: clone is allowed
+  only as a thread or with ``CLONE_NEWUSER``, ``mount`` is allowed (without a
+  capability it fails anyway), and its parent-death signal and dumpable flag
+  are locked;
+- ``game``: a game process, on top of the server's filter (filters stack):
+  no clone but threads, no mount.
+
 Other architectures than the native one are killed (no int 0x80 detours).
 """
 
@@ -37,6 +55,19 @@ ESCAPE = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
 SIGNALS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 SELF_ONLY = ("prlimit64", "sched_setaffinity", "sched_setparam", "sched_setscheduler",
              "sched_setattr", "migrate_pages", "move_pages")
+PID_GETTERS = ("sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_getattr",
+               "sched_rr_get_interval", "getpgid", "getsid", "get_robust_list")
+CPU_CLOCKS = ("clock_gettime", "clock_getres", "clock_nanosleep", "timer_create",
+              "clock_adjtime", "clock_settime")
+CHANNELS = ("flock", "inotify_init", "inotify_init1", "fanotify_init", "mincore",
+            "shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+            "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink",
+            "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+            "sethostname", "setdomainname")
+FCNTL_LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK/SETLK/SETLKW
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+CLONE_NEWUSER = 0x10000000
+STAGES = ("process", "server", "game")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
                "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
@@ -73,26 +104,48 @@ def _library_version(sc) -> str:
         return "?"
 
 
-def build(own_pid: int, *, deny_writes: bool):
+def build(own_pid: int, *, deny_writes: bool, stage: str = "process"):
     """The filter object (not loaded) for a bot whose pid is own_pid."""
+    if stage not in STAGES:
+        raise ValueError(f"seccomp stage must be one of {', '.join(STAGES)} (got {stage!r})")
     sc = binding()
     f = sc.SyscallFilter(sc.ALLOW)
     f.set_attr(sc.Attr.ACT_BADARCH, sc.KILL_PROCESS)
     deny = sc.ERRNO(errno.EPERM)
-    for name in PROCESS + EXEC + SOCKETS + TRACE + PIDFD + ESCAPE:
+    if stage == "game":  # the server's filter already holds the rest
+        _add(f, deny, "mount")
+        _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+        return f
+    escape = tuple(n for n in ESCAPE if stage == "process" or n != "mount")
+    for name in PROCESS + EXEC + SOCKETS + TRACE + PIDFD + escape + CHANNELS:
         _add(f, deny, name)
     _add(f, sc.ERRNO(errno.ENOSYS), "clone3")
-    _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
-    for name in SIGNALS:
-        _add(f, deny, name, sc.Arg(0, sc.NE, own_pid))
-    for name in SELF_ONLY:
+    if stage == "server":
+        _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD | CLONE_NEWUSER, 0))
+        for option in (PR_SET_PDEATHSIG, PR_SET_DUMPABLE):
+            _add(f, deny, "prctl", sc.Arg(0, sc.EQ, option))
+    else:
+        _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+    _signals(sc, f, deny, own_pid)
+    for name in SELF_ONLY + PID_GETTERS:
         _add(f, deny, name, sc.Arg(0, sc.NE, 0))
-    for name, which in (("setpriority", PRIO_PROCESS), ("ioprio_set", IOPRIO_WHO_PROCESS)):
+    for name in CPU_CLOCKS:  # another process's or thread's CPU clock: a negative id
+        _add(f, deny, name, sc.Arg(0, sc.MASKED_EQ, 0x80000000, 0x80000000))
+    for cmd in FCNTL_LOCKS:
+        _add(f, deny, "fcntl", sc.Arg(1, sc.EQ, cmd))
+    for name, which in (("setpriority", PRIO_PROCESS), ("ioprio_set", IOPRIO_WHO_PROCESS),
+                        ("getpriority", PRIO_PROCESS), ("ioprio_get", IOPRIO_WHO_PROCESS)):
         _add(f, deny, name, sc.Arg(0, sc.NE, which))
         _add(f, deny, name, sc.Arg(1, sc.NE, 0))
     if deny_writes:
         _deny_writes(sc, f, deny)
     return f
+
+
+def _signals(sc, f, deny, own_pid: int) -> None:
+    """Signals only to the bot process itself."""
+    for name in SIGNALS:
+        _add(f, deny, name, sc.Arg(0, sc.NE, own_pid))
 
 
 def _deny_writes(sc, f, deny) -> None:
@@ -114,8 +167,12 @@ def _add(f, action: int, name: str, *args) -> None:
             raise
 
 
-def load(own_pid: int, *, deny_writes: bool) -> str:
+def load(own_pid: int, *, deny_writes: bool, stage: str = "process") -> str:
     """Build and load the filter into this thread for good; returns a detail."""
-    build(own_pid, deny_writes=deny_writes).load()
-    return "no processes, exec, sockets, ptrace, pidfd, acting on other pids" + (
-        ", no file writes" if deny_writes else "")
+    build(own_pid, deny_writes=deny_writes, stage=stage).load()
+    if stage == "game":
+        return "on top of the server's filter: no processes, no mounts"
+    what = ("no processes but game processes in new namespaces" if stage == "server"
+            else "no processes")
+    return (f"{what}, exec, sockets, ptrace, pidfd, acting on or reading about other pids, "
+            "file locks, inotify, SysV/POSIX IPC" + (", no file writes" if deny_writes else ""))
