@@ -138,7 +138,7 @@ def test_sandboxed_games_equal_in_process_games(clients):
         a, b = play_game(RULES, boxed, seed), play_game(RULES, local, seed)
         assert without_timings(a) == without_timings(b)
         assert all(t["wall_ms_median"] > 0 for t in a["timings"])
-    assert all(c.processes == 1 for c in boxed)  # one process each across the games
+    assert all(c.processes == 3 for c in boxed)  # a fresh process for each game
 
 
 def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
@@ -160,19 +160,22 @@ def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
     assert any(e["type"] == "draw" and e["card"] is None for e in events)  # others' draws hidden
 
 
-def test_the_process_lives_across_games_and_dies_on_close(clients):
-    """One process for many games; close() kills it and removes its folder."""
+def test_every_game_gets_a_fresh_process_and_close_kills_all(clients):
+    """A fresh process for each game (the last one's gone); close() kills every one."""
     client = sandboxed(clients, REGISTRY.get("random"))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
-    pids = set()
+    pids = []
     for seed in range(3):
         play_game(RULES, [client] + others, seed)
-        pids.add(client.pid)
-    (pid,) = pids
-    tmpdir = client._proc.tmpdir
+        pids.append(client.pid)
+        assert [os.path.exists(f"/proc/{p}") for p in pids[:-1]] == [False] * (len(pids) - 1)
+    assert len(set(pids)) == 3 and client.pids == pids
+    server = client._server
     client.close()
-    assert not os.path.exists(f"/proc/{pid}") and not os.path.exists(tmpdir)
+    assert not any(os.path.exists(f"/proc/{p}") for p in pids)
     assert client.pid is None
+    if server is not None:
+        assert not os.path.exists(f"/proc/{server.pid}") and not os.path.exists(server.root)
 
 
 def test_a_process_that_died_between_games_is_replaced_quietly(clients):
@@ -270,9 +273,9 @@ def test_a_bot_that_cannot_import_is_a_crash_each_game(clients):
     assert start["at"] == "start" and start["kind"] == "crash"
     assert "cannot load player" in start["detail"] and "on purpose" in start["detail"]
     assert all("not restarted again" in f["detail"] for f in record["faults"][0][1:])
-    assert client.processes == 1
+    assert client.starts == 1
     play_game(RULES, [client] + others, 2)
-    assert client.processes == 2
+    assert client.starts == 2
     client.close()
     assert "RuntimeError: this bot's import fails" in client.log_text()
 
@@ -313,8 +316,12 @@ def test_the_bot_process_is_clean_and_alone(clients, monkeypatch):
     assert "ARENA_TEST_SECRET" not in r["env"] and r["env"] == sorted(
         ["HOME", "LANG", "LC_ALL", "PATH", "PYTHONHASHSEED", "PYTHONPATH", "PYTHONUNBUFFERED",
          "TMPDIR"])
-    assert r["ppid"] == os.getpid() and r["pgid"] == r["pid"] == client.pids[0]
-    assert r["argv"][0].endswith("host.py") and r["cwd"].startswith("/") and "arena-bot-" in r["cwd"]
+    if client._forked:  # PID 1 of its own namespace, its parent outside it, its own /tmp
+        assert r["pid"] == 1 and r["ppid"] == 0 and r["cwd"] == "/tmp"
+        assert r["argv"][0].endswith("server.py")
+    else:
+        assert r["ppid"] == os.getpid() and r["pgid"] == r["pid"] == client.pids[0]
+        assert r["argv"][0].endswith("host.py") and "arena-bot-" in r["cwd"]
     assert client.confinement is not None
     assert all(s["status"] != "failed" for s in client.confinement["steps"])
 
@@ -324,7 +331,8 @@ def test_run_as_switches_a_root_harness_bot_to_another_uid(clients):
     """Limits(run_as=nobody) under a root harness: the switch applies and the bot plays clean."""
     from arena.sandbox.limits import Limits
 
-    client = sandboxed(clients, REGISTRY.get("random"), os_limits=Limits(run_as=65534))
+    client = sandboxed(clients, REGISTRY.get("random"),
+                       os_limits=Limits(run_as=65534, disable={"forkserver"}))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
     record = play_game(RULES, [client] + others, 1)
     assert record["faults"][0] == []

@@ -170,5 +170,5 @@ def _landlock(writable_dir: str | None, readable: Iterable[str] | None) -> str:
 def _with_python_paths(readable: Iterable[str]) -> list[str]:
     """readable plus the interpreter's prefixes and import paths that exist."""
     own = [sys.prefix, sys.base_prefix, sys.exec_prefix] + sys.path
-    paths = list(readable) + [p for p in own if p and os.path.exists(p)]
+    paths = [p for p in list(readable) + own if p and os.path.exists(p)]  # as the bot sees them
     return list(dict.fromkeys(os.path.abspath(p) for p in paths))

@@ -76,6 +76,7 @@ class SandboxClient:
         self._player = player_target(spec)
         self._forked = _use_server(self.os_limits)
         self._server: ForkServer | None = None
+        self._starts = 0
         self._server_confinement: dict | None = None
         self._proc: BotProcess | None = None
         self._spawn_error: str | None = None
@@ -143,8 +144,13 @@ class SandboxClient:
     # ------------------------------------------------------------ inspecting
     @property
     def processes(self) -> int:
-        """How many bot processes this client has started (1 + restarts)."""
+        """How many game processes (or exec'd processes) this client has started."""
         return len(self.pids)
+
+    @property
+    def starts(self) -> int:
+        """How many times the bot was started from scratch (fork servers, or exec'd processes)."""
+        return self._starts
 
     @property
     def pid(self) -> int | None:
@@ -160,7 +166,7 @@ class SandboxClient:
         procs = list(self._logs) + ([self._proc] if self._proc is not None else [])
         parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
         if self._server is not None and self._server.log_text():
-            parts.insert(0, f"[bot fork server {self._server.pid}]\n{self._server.log_text()}")
+            parts.append(f"[bot fork server {self._server.pid}]\n{self._server.log_text()}")
         head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []
         return "\n".join(head + parts)
 
@@ -262,6 +268,7 @@ class SandboxClient:
             self._server, self._spawn_error = None, f"could not start the bot process: {exc}"
             return False
         self._box["server"] = self._server
+        self._starts += 1
         return True
 
     def _drop_server(self) -> None:
@@ -269,6 +276,7 @@ class SandboxClient:
         self._box.pop("server", None)
         if server is not None:
             server.kill()
+            self._keep_log(server)
 
     def _init(self) -> dict:
         return {"player": self._player["player"], "path": self._player.get("path"),
@@ -304,7 +312,14 @@ class SandboxClient:
             return False
         self._box["proc"] = self._proc
         self.pids.append(self._proc.pid)
+        self._starts += 1
         return True
+
+    def _keep_log(self, proc) -> None:
+        """Keep an ended process's (or server's) log for log_text."""
+        if len(self._logs) == self._logs.maxlen:
+            self._logs_dropped += 1
+        self._logs.append(proc)
 
     def _drop(self, respawn: bool) -> None:
         """Kill the current process (keeping its log); maybe start the next one."""
@@ -312,9 +327,7 @@ class SandboxClient:
         self._box.pop("proc", None)
         if proc is not None:
             proc.kill()
-            if len(self._logs) == self._logs.maxlen:
-                self._logs_dropped += 1
-            self._logs.append(proc)
+            self._keep_log(proc)
         if respawn and self._start_failed is None and not self._forked:
             self._spawn()
 

@@ -210,6 +210,7 @@ def _game(fds: list[int], init: dict, factory) -> int:
     os.dup2(cmd, CMD_FD)
     os.dup2(reply, REPLY_FD)
     os.closerange(REPLY_FD + 1, 1 << 16)
+    sys.argv[1:] = [str(CMD_FD), str(REPLY_FD)]  # as an exec'd host's
     host, commands = Host(REPLY_FD, 0), Commands(CMD_FD)
     if commands.next().get("op") != "go":  # the harness has written our id maps
         return 2

@@ -61,5 +61,5 @@ def check_unharmed(record: dict, honest: SandboxClient, sentinel) -> None:
     for seat in (1, 2):
         assert record["faults"][seat] == [], record["faults"][seat]
         assert record["timings"][seat]["decisions"] > 0
-    assert honest.processes == 1 and os.path.exists(f"/proc/{honest.pid}")
+    assert honest.pid is not None and os.path.exists(f"/proc/{honest.pid}")
     assert sentinel.poll() is None

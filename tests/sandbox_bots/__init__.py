@@ -17,8 +17,9 @@ import arena
 
 
 def in_sandbox() -> bool:
-    """True inside a sandbox host process (``python -m arena.sandbox.host``)."""
-    return sys.argv[0].endswith(os.path.join("sandbox", "host.py"))
+    """True inside a sandbox bot process (``python -m arena.sandbox.host`` or ``.server``)."""
+    return sys.argv[0].endswith((os.path.join("sandbox", "host.py"),
+                                 os.path.join("sandbox", "server.py")))
 
 
 def report(**data) -> None:
