@@ -30,16 +30,18 @@ import os
 GAME_NAMESPACES = ("user", "pid", "mnt", "ipc", "uts")
 
 
-def check_game(server: int, game: int, pipes: tuple[int, int, int]) -> str | None:
+def check_game(server: int, game: int, pipes: tuple[int, int, int], *,
+               seccomp: bool = True) -> str | None:
     """None if the server and its new game process are as they must be, else why not.
 
     ``pipes``: the harness's ends (commands write, replies read, log read) of
     the game's three pipes (the game process must hold the other ends).
+    ``seccomp``: whether the filters are expected (not disabled, available).
     """
     try:
         return (_threads(server, game) or _children(server, game)
                 or _server_files(server, pipes) or _game_files(game, pipes)
-                or _namespaces(server, game) or _status(server, game) or _maps(game))
+                or _namespaces(server, game) or _status(server, game, seccomp) or _maps(game))
     except OSError as e:
         return f"could not inspect the bot's processes: {e}"
 
@@ -109,11 +111,13 @@ def _namespaces(server: int, game: int) -> str | None:
     return None
 
 
-def _status(server: int, game: int) -> str | None:
+def _status(server: int, game: int, seccomp: bool) -> str | None:
     srv, own = _fields(server), _fields(game)
-    if own.get("Seccomp") != "2" or own.get("NoNewPrivs") != "1":
+    if own.get("NoNewPrivs") != "1":
+        return "the bot's game process may gain privileges (no PR_SET_NO_NEW_PRIVS)"
+    if seccomp and own.get("Seccomp") != "2":
         return "the bot's game process is not under its seccomp filter"
-    if int(own.get("Seccomp_filters", "1")) <= int(srv.get("Seccomp_filters", "0")):
+    if seccomp and int(own.get("Seccomp_filters", "1")) <= int(srv.get("Seccomp_filters", "0")):
         return "the bot's game process did not add its own seccomp filter"
     for cap in ("CapEff", "CapPrm", "CapBnd"):
         if int(own.get(cap, "0"), 16):

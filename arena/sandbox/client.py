@@ -250,8 +250,9 @@ class SandboxClient:
         if not self._forked or self._server is None:
             return None
         proc = self._proc
+        seccomp = "seccomp" not in self.os_limits.disable and detect().available("seccomp")
         return audit.check_game(self._server.server_pid, proc.pid,
-                                (proc._cmd, proc._reply, proc.log.fd))
+                                (proc._cmd, proc._reply, proc.log.fd), seccomp=seccomp)
 
     def _start_server(self) -> bool:
         if self._closed:

@@ -67,8 +67,9 @@ def sentinel():
 def play(honest, sentinel):
     """play(spec, seed=1) -> Table, after checking everything the attack must not have hurt."""
 
-    def run(spec: PlayerSpec, seed: int = 1, limits=FAST, before_close=None) -> Table:
-        client = SandboxClient(spec, limits)
+    def run(spec: PlayerSpec, seed: int = 1, limits=FAST, before_close=None,
+            os_limits=None) -> Table:
+        client = SandboxClient(spec, limits, os_limits=os_limits)
         clients = [client, honest, InProcessClient(REGISTRY.get("heuristic"))]
         try:
             record = play_game(RULES, clients, seed)

@@ -1,0 +1,210 @@
+"""Hostile bots, second pass: what a bot must never learn, keep, outlive or starve.
+
+Each test seats one attack (``bots/<attack>.py``) and judges it from outside,
+as in test_hostile.py (the ``play`` fixture also checks the honest seats and
+bystanders). These are the attacks that got through the first sandbox: one
+bot process remembering a deal across its seat rotations, reading other
+processes' clocks and priorities, outliving a killed harness, starving the
+machine of threads or disk, reading results and the checkout, and, against
+the fork server, leaving shared memory or threads behind at import.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from hostile_support import FAST, REGISTRY, RULES, needs
+
+import arena
+from arena.referee import InProcessClient, play_game
+from arena.sandbox.client import SandboxClient
+from arena.sandbox.limits import Limits
+
+CHECKOUT = Path(arena.__file__).resolve().parents[1]
+EXEC = Limits(disable={"forkserver"})
+
+
+def test_a_bot_remembers_nothing_across_the_rotations_of_a_deal(hostile, honest):
+    """Three rotations of one deal, one client: each game's process knows no earlier game."""
+    client = SandboxClient(hostile("memory"), FAST)
+    heuristic = InProcessClient(REGISTRY.get("heuristic"))
+    hands = []
+    try:
+        for rotation in range(3):
+            seats = [client, honest, heuristic]
+            seats = seats[-rotation:] + seats[:-rotation] if rotation else seats
+            record = play_game(RULES, seats, 77)  # the same deal every time
+            me = seats.index(client)
+            assert record["faults"][me] == []
+            hands.append(sorted(record["events"][0]["hands"][me]))
+    finally:
+        client.close()  # every process's log is complete once it has ended
+    reports = _reports(client)
+    assert [r["hand"] for r in reports] == hands and len({tuple(h) for h in hands}) == 3
+    assert [r["remembered"] for r in reports] == [0, 0, 0]
+    assert client.processes == 3
+
+
+def _reports(client) -> list[dict]:
+    import json
+    return [json.loads(line[len("REPORT "):]) for line in client.log_text().splitlines()
+            if line.startswith("REPORT ")]
+
+
+@needs("forkserver")
+@pytest.mark.parametrize("layers", ["all", "no seccomp"])
+def test_other_processes_cannot_be_named(hostile, play, honest, sentinel, layers):
+    """CPU clocks, priorities, I/O priorities, affinity, signal 0 of others: all refused,
+    by the PID namespace alone too (seccomp off)."""
+    targets = {"harness": os.getpid(), "sentinel": sentinel.pid, "honest": honest.pid}
+    limits = Limits(disable={"seccomp"}) if layers == "no seccomp" else None
+    table = play(hostile("sibling", targets=targets), os_limits=limits)
+    assert table.faults() == []
+    (report,) = table.reports()
+    assert report.pop("own_clock") == "got True"  # its own clock works
+    assert len(report) == 5 * len(targets)
+    assert not any(v.startswith("got") for v in report.values()), report
+
+
+@needs("seccomp")
+def test_other_processes_cannot_be_named_without_a_pid_namespace(hostile, play, honest, sentinel):
+    """The same reads from an exec'd bot (no PID namespace): seccomp refuses each one."""
+    targets = {"harness": os.getpid(), "sentinel": sentinel.pid}
+    table = play(hostile("sibling", targets=targets), limits=FAST, os_limits=EXEC)
+    assert table.faults() == []
+    (report,) = table.reports()
+    assert report.pop("own_clock") == "got True"
+    assert not any(v.startswith("got") for v in report.values()), report
+
+
+@needs("forkserver", "cgroups")
+def test_three_thousand_threads_stop_at_the_bots_cap(hostile, play):
+    """A thread bomb gets a few dozen threads; the harness and honest bots go on."""
+    import threading
+
+    table = play(hostile("threads"))
+    (report,) = table.reports()
+    assert report["started"] < Limits().processes and "can't start new thread" in report["error"]
+    t = threading.Thread(target=lambda: None)
+    t.start()  # the harness can still start threads
+    t.join()
+
+
+@needs("forkserver")
+def test_filling_the_disk_stops_at_the_private_tmp(hostile, play):
+    """1 MiB files until full, then empty files: ENOSPC at 64 MiB and 4,096 files, in RAM."""
+    table = play(hostile("diskfill"))
+    assert table.faults() == []
+    (report,) = table.reports()
+    assert report["stop_bytes"] == "ENOSPC" and 60 <= report["mib"] <= 64, report
+    assert report["stop_files"] == "ENOSPC" and report["files"] <= 4096, report
+
+
+@pytest.mark.parametrize("mode", ["forkserver", "exec"])
+def test_a_1500_deep_folder_is_cleaned_up(hostile, play, mode):
+    """A 1,500-deep folder: no fault, and the harness cleans up without raising."""
+    table = play(hostile("deepdir"), os_limits=EXEC if mode == "exec" else None)
+    assert table.faults() == []
+    (report,) = table.reports()
+    assert report["depth"] == 1500
+
+
+def test_harness_data_is_out_of_reach(hostile, play, tmp_path):
+    """Results databases, the checkout, tournament files, the harness's /proc: none readable."""
+    results = tmp_path / "results" / "event"
+    results.mkdir(parents=True)
+    with sqlite3.connect(results / "results.sqlite") as db:
+        db.execute("create table games (deal text)")
+        db.execute("insert into games values ('AS KS QS')")
+    paths = {"results": str(results / "results.sqlite"), "results_dir": str(results),
+             "readme": str(CHECKOUT / "README.md"), "tournament": str(CHECKOUT / "tournaments"),
+             "tests": str(CHECKOUT / "tests"), "checkout": str(CHECKOUT / ".git"),
+             "environ": f"/proc/{os.getpid()}/environ", "etc": "/etc/hostname",
+             "pyproject": str(CHECKOUT / "pyproject.toml")}
+    table = play(hostile("reader", paths=paths))
+    assert table.faults() == []
+    (report,) = table.reports()
+    assert report.pop("own_package").startswith("read")
+    assert "ARENA" not in " ".join(report.pop("environ"))
+    readable = {k: v for k, v in report.items() if not v.endswith(("Error", "NotFoundError"))}
+    if table.client._forked:
+        assert readable == {}, readable
+    else:  # Landlock: what it was not given is refused
+        assert readable == {}, readable
+
+
+@needs("forkserver")
+def test_shared_memory_from_the_import_is_refused(hostile, play):
+    """A shared mapping made at import would carry hands between games: the game never starts."""
+    table = play(hostile("shm"))
+    assert table.faults() and set(table.faults()) == {"crash"}
+    assert "shared memory mapping" in table.details()[0]
+    assert table.reports() == []
+
+
+@needs("forkserver")
+def test_a_thread_left_in_the_fork_server_is_refused(hostile, play):
+    """A thread started at import would outlive it in the server: the game never starts."""
+    table = play(hostile("lurker"))
+    assert set(table.faults()) == {"crash"}
+    assert "threads" in table.details()[0]
+
+
+def test_every_bot_process_dies_with_a_killed_harness(hostile, tmp_path):
+    """A bot that clears its parent-death signal: kill -9 the harness, and all of the bot is gone."""
+    spec = hostile("orphan")
+    module = spec.factory.__module__
+    script = textwrap.dedent(f"""
+        import json, os, sys, time
+        sys.path.insert(0, {str(tmp_path)!r})
+        from arena import PlayerSpec, Rules
+        from arena.config import LimitsSpec
+        from arena.plugins import load
+        from arena.referee import InProcessClient, play_game
+        from arena.sandbox.client import SandboxClient
+        from arena.sandbox.processes import descendants
+        import {module} as hostile
+        reg = load(autoload=False)
+        client = SandboxClient(PlayerSpec("orphan", hostile.Bot), LimitsSpec())
+        record = play_game(Rules.preset("getaway"), [client, InProcessClient(reg.get("low")),
+                           InProcessClient(reg.get("high"))], 3)
+        keeper = (client._server or client._proc).pid
+        print(json.dumps({{"pids": [keeper] + descendants(keeper),
+                          "faults": record["faults"][0]}}), flush=True)
+        time.sleep(60)
+    """)
+    harness = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+    try:
+        import json
+        found = json.loads(harness.stdout.readline())
+        assert found["faults"] == [] and len(found["pids"]) >= 2 - (not _forked())
+        assert all(_alive(p) for p in found["pids"])
+        harness.kill()
+        harness.wait()
+        deadline = time.monotonic() + 5
+        while any(_alive(p) for p in found["pids"]) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not [p for p in found["pids"] if _alive(p)]
+    finally:
+        harness.kill()
+        harness.wait()
+
+
+def _forked() -> bool:
+    from arena.sandbox.limits import detect
+    return detect().available("forkserver")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
