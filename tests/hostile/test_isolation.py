@@ -86,10 +86,13 @@ def test_other_processes_cannot_be_named_without_a_pid_namespace(hostile, play, 
 
 @needs("forkserver", "cgroups")
 def test_three_thousand_threads_stop_at_the_bots_cap(hostile, play):
-    """A thread bomb gets a few dozen threads; the harness and honest bots go on."""
+    """A thread bomb gets a few dozen threads; the harness and honest bots go on.
+
+    No address-space limit here, so only the task cap (the cgroup's pids.max,
+    which holds as root) can stop it."""
     import threading
 
-    table = play(hostile("threads"))
+    table = play(hostile("threads"), os_limits=Limits(memory_mb=None))
     (report,) = table.reports()
     assert report["started"] < Limits().processes and "can't start new thread" in report["error"]
     t = threading.Thread(target=lambda: None)
