@@ -36,7 +36,8 @@ def check_file(path: Path) -> None:
     except OSError as exc:
         raise StoreError(f"cannot read {path} ({exc.strerror or exc}): {EXPECTED}") from None
     if size == 0:
-        raise StoreError(f"{path} is empty (0 bytes): {EXPECTED}; {RECOVER}")
+        raise StoreError(f"{path} is empty (0 bytes): {EXPECTED}; it holds no games: restore it from a backup, "
+                         f"or delete it to start the tournament afresh")
     if not head.startswith(HEADER):
         if head.count(0) == len(head):
             raise StoreError(f"{path} is damaged: its first page is zeroed (no SQLite header): {EXPECTED}; {RECOVER}")
