@@ -19,6 +19,7 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
+from .output import write_whole
 from .ratings import FAULT_KINDS, HistoryPoint
 
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.spines.top": False,
@@ -158,9 +159,10 @@ def save(fig: Figure, path: str | Path, dpi: int = 150) -> Path:
     """Write the figure; the format follows the suffix (.png, .svg, .pdf)."""
     path = Path(path)
     meta = {"Date": None} if path.suffix.lower() in (".svg", ".pdf") else {}
+    buf = io.BytesIO()
     with matplotlib.rc_context(_RC):
-        fig.savefig(path, dpi=dpi, metadata=meta)
-    return path
+        fig.savefig(buf, format=path.suffix.lower().lstrip(".") or None, dpi=dpi, metadata=meta)
+    return write_whole(path, buf.getvalue())
 
 
 def rating_plot(folder: str | Path, title: str | None = None) -> Figure:
@@ -187,5 +189,4 @@ def plot(folder: str | Path, out_path: str | Path, dpi: int = 150) -> Path:
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
         from .report_games import ReportError
         raise ReportError(f"the plot's file name must end in .png, .svg or .pdf (got {out.name!r})")
-    out.parent.mkdir(parents=True, exist_ok=True)
     return save(rating_plot(folder), out, dpi)

@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from . import __version__
+from .output import write_whole
 from .plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
 from .ratings import FAULT_KINDS, Outcome, RatingTable, head_to_head, history, rate, wilson
 from .report_games import ReportError, browser_game, pick_games
@@ -35,10 +36,7 @@ __all__ = ["MAX_GAMES", "ReportError", "report", "report_html"]
 def report(folder: str | Path, out_path: str | Path | None = None, max_games: int = MAX_GAMES) -> Path:
     """Write the report of ``folder`` to ``out_path`` (default ``FOLDER/report.html``); its path."""
     out = Path(out_path) if out_path is not None else Path(folder) / "report.html"
-    html = report_html(folder, max_games)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
-    return out
+    return write_whole(out, report_html(folder, max_games).encode("utf-8"))
 
 
 def report_html(folder: str | Path, max_games: int = MAX_GAMES) -> str:

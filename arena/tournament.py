@@ -9,6 +9,7 @@ in game order, so neither parallelism nor a resume changes the tables.
 
 from __future__ import annotations
 
+import json
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
@@ -126,14 +127,15 @@ class Tournament:
         by other versions.
         """
         t = cls(spec, folder, registry)
-        with Store(t.folder, create=True) as store:
+        new = json.loads(json.dumps(spec.to_dict()))
+        with Store(t.folder, create=True, meta={"spec": new}) as store:
             stored = store.meta("spec")
             change = _spec_change(stored, spec) if stored is not None else None
             if change:
                 raise TournamentError(f"{t.folder} already holds a different tournament ({change}); "
                                       f"use `arena tournament resume {t.folder}` or another name")
-            store.set_meta("spec", spec.to_dict())
-            store.set_meta("schema", 1)
+            if stored != new:  # jobs, batch or backend changed (or no spec was stored)
+                store.set_meta("spec", new)
             if not store.count():
                 store.save_players(t.players)
         return t
@@ -168,29 +170,39 @@ class Tournament:
         stops the run (Ctrl-C, a worker's refusal), the batches already finished
         are stored before the exception goes on, so a resume replays only the rest.
         ``on_progress`` is called at most ten times a second, and once at the end.
+        A store that cannot be written (a read-only folder, a full disk) stops
+        the run with a :class:`StoreError` saying how many games are stored.
         """
-        from .worker import pack_batch, run_packed, unpack_results
         with Store(self.folder, create=True) as store:
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue))
             state = _Counter(store.count(), store.fault_count(), store, len(self.games))
-            limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
-            in_flight: dict = {}
-            tick = _Ticker(on_progress)
             try:
-                while queue or in_flight:
-                    while queue and len(in_flight) < limit:
-                        batch = queue.pop()
-                        in_flight[executor.submit(run_packed, pack_batch(self.spec, batch, self.players))] = batch
-                    finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
-                    tick(state)
-            except BaseException:
-                _keep_finished(in_flight, state)
-                raise
-            tick(state, final=True)
+                if queue:
+                    store.check_writable()
+                self._play(executor, queue, state, _Ticker(on_progress), max_in_flight)
+            except StoreError as exc:
+                raise StoreError(f"{exc}; {state.done} of {state.total} games are stored and kept; once that is "
+                                 f"fixed, `arena tournament resume {self.folder}` plays the rest") from None
             return state.progress()
+
+    def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None) -> None:
+        from .worker import pack_batch, run_packed, unpack_results
+        limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
+        in_flight: dict = {}
+        try:
+            while queue or in_flight:
+                while queue and len(in_flight) < limit:
+                    batch = queue.pop()
+                    in_flight[executor.submit(run_packed, pack_batch(self.spec, batch, self.players))] = batch
+                finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
+                tick(state)
+        except BaseException:
+            _keep_finished(in_flight, state)
+            raise
+        tick(state, final=True)
 
     def _check_versions(self, store: Store, playing: bool) -> None:
         changed = changed_players(store, self.players) if store.count() else []

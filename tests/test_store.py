@@ -150,7 +150,9 @@ def test_kill_9_leaves_a_consistent_database(tmp_path, played):
         while count < len(games) // 2 and time.monotonic() < deadline:
             time.sleep(0.005)
             try:
-                count = sqlite3.connect(folder / DB_NAME, timeout=10).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                # read-only: a plain connect would create an empty file, which the writer would refuse as damaged
+                db = sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10)
+                count = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             except sqlite3.OperationalError:
                 pass
     finally:

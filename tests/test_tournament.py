@@ -284,7 +284,8 @@ def _wait_for_games(proc: subprocess.Popen, folder: Path, at_least: int, timeout
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
         try:
-            with sqlite3.connect(folder / DB_NAME, timeout=10) as db:
+            # read-only: a plain connect would create an empty file, which the run would refuse as damaged
+            with sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10) as db:
                 count = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             if count >= at_least:
                 return count
