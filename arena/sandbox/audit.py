@@ -11,8 +11,7 @@ the new game process:
 - processes: the server's only child is the game process, which has none;
 - open files: the server holds only its control socket, the keeper's log
   pipe and /dev/null; the game process only its three game pipes and /dev/null;
-- namespaces: the game process's user, PID, mount, IPC and UTS namespaces
-  are its own (not the server's, not the harness's);
+- namespaces: the game process's user, PID and mount namespaces are its own (not the server's, not the harness's);
 - confinement: seccomp in filter mode (one filter more than the server), no
   new privileges, no capabilities, not dumpable;
 - memory: no shared mapping but read-only ones of files on the read-only root
@@ -27,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-GAME_NAMESPACES = ("user", "pid", "mnt", "ipc", "uts")
+GAME_NAMESPACES = ("user", "pid", "mnt")
 
 
 def check_game(server: int, game: int, pipes: tuple[int, int, int], *,
@@ -119,7 +118,7 @@ def _status(server: int, game: int, seccomp: bool) -> str | None:
         return "the bot's game process is not under its seccomp filter"
     if seccomp and int(own.get("Seccomp_filters", "1")) <= int(srv.get("Seccomp_filters", "0")):
         return "the bot's game process did not add its own seccomp filter"
-    for cap in ("CapEff", "CapPrm", "CapBnd"):
+    for cap in ("CapEff", "CapPrm", "CapInh", "CapAmb"):
         if int(own.get(cap, "0"), 16):
             return f"the bot's game process still holds capabilities ({cap})"
     return None

@@ -20,7 +20,8 @@ _MIB = 1 << 20
 
 
 def apply_all(steps, limits: Limits, writable_dir: str | None,
-              readable: Iterable[str] | None, stage: str = "process") -> None:
+              readable: Iterable[str] | None, stage: str = "process",
+              program: bytes | None = None) -> None:
     """Run every bot layer through steps (a limits._Steps), in order.
 
     ``stage``: ``process`` (an exec'd bot process, every layer here), ``server``
@@ -31,7 +32,7 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     """
     _preload_seccomp()
     if stage == "game":
-        _game_layers(steps, writable_dir)
+        _game_layers(steps, writable_dir, program)
         return
     if stage == "server":
         _server_layers(steps, limits)
@@ -63,15 +64,29 @@ def _server_layers(steps, limits: Limits) -> None:
     steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=False, stage="server"))
 
 
-def _game_layers(steps, writable_dir: str | None) -> None:
+def _game_layers(steps, writable_dir: str | None, program: bytes | None) -> None:
     steps.run("namespaces", lambda: "its own user, PID, mount, IPC and UTS namespaces, "
                                     "a fresh /tmp and /proc")
     steps.run("dumpable", _still_undumpable)
-    steps.run("drop_caps", _drop_caps)
+    steps.run("drop_caps", _drop_game_caps)
     steps.run("no_new_privs", _no_new_privs)
-    fenced = steps.run("landlock", lambda: _landlock(writable_dir, ["/"]))
-    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced,
-                                              stage="game"))
+    fenced = steps.run("landlock", lambda: landlock.restrict(
+        landlock.abi_version(), writable=writable_dir, readable=["/"]))
+    if program is not None and fenced:
+        steps.run("seccomp", lambda: seccomp.load_bpf(program))
+    else:
+        steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced,
+                                                  stage="game"))
+
+
+def _drop_game_caps() -> str:
+    """Empty the capability sets a game process holds in its own user namespace.
+
+    The bounding set may stay: with no exec (seccomp) and no new privileges
+    nothing can raise capabilities from it again.
+    """
+    linux.drop_capabilities(bounding=False)
+    return "no capabilities left (in its own user namespace)"
 
 
 def _still_undumpable() -> str:

@@ -261,8 +261,11 @@ class BotProcess:
         return f"{what}: the bot process {describe_exit(code)}"
 
     # ---------------------------------------------------------------- ending
-    def kill(self) -> int | None:
-        """Kill the process group, reap it, close the pipes; the exit status."""
+    def kill(self, wait: bool = True) -> int | None:
+        """Kill the process (group), close the pipes; the exit status.
+
+        ``wait``: also wait (up to 2 s) until its log has been read to the end.
+        """
         if self.closed:
             return self.status
         self.closed = True
@@ -272,7 +275,8 @@ class BotProcess:
             self.status = kill_group(self.proc)
         for fd in (self._cmd, self._reply):
             _close(fd)
-        self.log.join(2.0)  # returns at end of file, as soon as every writer is gone
+        if wait:
+            self.log.join(2.0)  # returns at end of file, as soon as every writer is gone
         if self.tmpdir is not None:
             processes.remove_tree(self.tmpdir)
         return self.status

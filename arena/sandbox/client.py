@@ -133,6 +133,8 @@ class SandboxClient:
         self._drop(respawn=False)
         self._drop_server()
         self._finalizer()
+        for proc in self._logs:  # game processes killed without waiting: their logs end now
+            proc.log.join(2.0)
 
     def ping(self) -> Reply:
         """A round trip through the host without the bot (benchmarks, health checks)."""
@@ -327,7 +329,7 @@ class SandboxClient:
         proc, self._proc = self._proc, None
         self._box.pop("proc", None)
         if proc is not None:
-            proc.kill()
+            proc.kill(wait=self._closed or not self._forked)
             self._keep_log(proc)
         if respawn and self._start_failed is None and not self._forked:
             self._spawn()

@@ -64,6 +64,14 @@ def prctl(option: int, arg2: int = 0, arg3: int = 0) -> int:
                      ctypes.c_ulong(0), ctypes.c_ulong(0)))
 
 
+def prctl_pointer(option: int, arg2: int, pointer: int) -> int:
+    """prctl(2) whose third argument is an address."""
+    fn = libc().prctl
+    fn.restype = ctypes.c_int
+    return _check(fn(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_void_p(pointer),
+                     ctypes.c_ulong(0), ctypes.c_ulong(0)))
+
+
 def set_dumpable(value: bool) -> None:
     """PR_SET_DUMPABLE: 0 makes /proc/<pid>/mem, environ, ... ptrace-protected."""
     prctl(PR_SET_DUMPABLE, int(value))
@@ -116,9 +124,9 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def drop_capabilities() -> None:
-    """Empty the bounding, ambient, effective, permitted and inheritable sets."""
-    for cap in range(last_cap() + 1):
+def drop_capabilities(bounding: bool = True) -> None:
+    """Empty the ambient, effective, permitted and inheritable sets (and the bounding set)."""
+    for cap in range(last_cap() + 1) if bounding else ():
         try:
             prctl(PR_CAPBSET_DROP, cap)
         except OSError as e:

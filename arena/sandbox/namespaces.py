@@ -32,9 +32,10 @@ SERVER_FLAGS = (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET
                 | CLONE_NEWIPC | CLONE_NEWUTS)
 """The fork server's namespaces: nothing of the machine's processes, network,
 IPC objects, host name or mounts."""
-GAME_FLAGS = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS
-"""A game process's own namespaces, inside the server's (its network is the
-server's: empty, and sockets are refused by seccomp)."""
+GAME_FLAGS = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS
+"""A game process's own namespaces, inside the server's (its network, IPC and
+host name are the server's: empty, and seccomp refuses sockets, SysV and POSIX
+IPC and sethostname, so nothing can be left there for the next game)."""
 NAMESPACES = ("user", "pid", "mnt", "net", "ipc", "uts")
 
 MS_RDONLY = 1

@@ -67,6 +67,7 @@ CHANNELS = ("flock", "inotify_init", "inotify_init1", "fanotify_init", "mincore"
 FCNTL_LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK/SETLK/SETLKW
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 CLONE_NEWUSER = 0x10000000
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 STAGES = ("process", "server", "game")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
@@ -165,6 +166,41 @@ def _add(f, action: int, name: str, *args) -> None:
     except OSError:
         if binding().resolve_syscall(0, name) >= 0:
             raise
+
+
+def compile_bpf(own_pid: int, *, stage: str = "game") -> bytes:
+    """The filter as a BPF program (built once in the fork server, loaded by each game)."""
+    f = build(own_pid, deny_writes=False, stage=stage)
+    r, w = os.pipe()
+    try:
+        with os.fdopen(w, "wb", closefd=False) as out:
+            f.export_bpf(out)
+        os.close(w)
+        w = -1
+        chunks = []
+        while chunk := os.read(r, 65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(r)
+        if w != -1:
+            os.close(w)
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def load_bpf(program: bytes) -> str:
+    """Load a program from :func:`compile_bpf` (needs no_new_privs); returns a detail."""
+    from arena.sandbox.linux import prctl_pointer
+
+    if not program or len(program) % 8:
+        raise OSError(errno.EINVAL, "not a BPF program")
+    buf = ctypes.create_string_buffer(program, len(program))
+    prog = _SockFprog(len(program) // 8, ctypes.addressof(buf))
+    prctl_pointer(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(prog))
+    return "on top of the server's filter: no processes, no mounts"
 
 
 def load(own_pid: int, *, deny_writes: bool, stage: str = "process") -> str:

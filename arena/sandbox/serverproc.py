@@ -186,11 +186,13 @@ class ForkServer:
         return kids[0] if len(kids) == 1 else None
 
     def end_game(self, pid: int) -> int | None:
-        """Kill a game process (its namespace dies with it); its exit status."""
+        """Kill a game process (its namespace dies with it); its exit status if it had one.
+
+        Not waited for: :meth:`clear` waits before the next game starts.
+        """
         code = processes.exit_status(pid, timeout=0)
         if code is None:
             _kill(pid)
-            code = processes.exit_status(pid, timeout=2.0)
         return code
 
     def clear(self) -> None:
