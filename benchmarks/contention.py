@@ -82,12 +82,13 @@ def main() -> None:
     parser.add_argument("--spin-ms", type=float, default=SPIN_MS)
     args = parser.parse_args()
     os.environ["ARENA_SPIN_MS"] = str(args.spin_ms)
+    import contention  # this file under its module name: the sandbox imports the bot by it
     os.sched_setaffinity(0, {0})
     reg = load(autoload=False)
     print(f"victim: sandboxed heuristic, {args.games} games, all pinned to CPU 0")
     for label, second in (("beside an honest random bot", reg.get("random")),
                           (f"beside a spinner ({args.spin_ms:g} ms a decision)",
-                           PlayerSpec("spinner", Spinner))):
+                           PlayerSpec("spinner", contention.Spinner))):
         cpu, wall, faults = victim_times(second, args.games)
         print(f"  {label:<42} CPU median {statistics.median(cpu):7.3f} ms  "
               f"wall median {statistics.median(wall):8.3f} ms  "
