@@ -112,6 +112,11 @@ def _show(value) -> str:
 
 
 # ---------------------------------------------------------------------- play
+def _secret_from(path: Path | None):
+    from .seeds import read_secret
+    return None if path is None else read_secret(path)
+
+
 @app.command()
 def play(
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset (see `arena variants`)."),
@@ -226,6 +231,9 @@ def tournament_run(
     backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
+    secret_from: Optional[Path] = typer.Option(
+        None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
+        "to play another run's games again exactly (default: a fresh random secret)."),
     table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
@@ -245,7 +253,7 @@ def tournament_run(
         if "players" not in flags:
             raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
         spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line")
-    t = Tournament.create(spec, results / spec.name, _registry())
+    t = Tournament.create(spec, results / spec.name, _registry(), _secret_from(secret_from))
     _run_tournament(t, quiet, table_format)
 
 
