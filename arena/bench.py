@@ -8,6 +8,7 @@ import time
 
 from .engine import Game
 from .rules import Rules
+from .seeds import numbered_seed
 
 
 def _random_games(rules: Rules, players: int, games: int, seed: int, record: bool) -> float:
@@ -15,7 +16,7 @@ def _random_games(rules: Rules, players: int, games: int, seed: int, record: boo
     rng = random.Random(seed)
     start = time.perf_counter()
     for g in range(games):
-        game = Game.deal(rules, players, seed * 1_000_003 + g)
+        game = Game.deal(rules, players, numbered_seed(seed, g))
         while game.cur is not None:
             legal = game.legal_actions()
             game.apply(legal[int(rng.random() * len(legal))])

@@ -13,7 +13,6 @@ non-zero when ``report.ok`` is False.
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -24,8 +23,10 @@ from tabulate import tabulate
 from .cards import SUIT_SYMBOLS, card
 from .config import LimitsSpec
 from .errors import ArenaError
-from .referee import InProcessClient, Reply, check_reply, play_game
+from .referee import InProcessClient, Reply, check_reply
 from .rules import PRESETS
+from .runner import play_seeded
+from .seeds import Secret, derive_seed, user_secret
 from .views import SeatTracker
 
 OPPONENTS = ("heuristic", "random", "low", "high")
@@ -106,18 +107,13 @@ class Case:
         return f"{self.preset}, {self.players} players, seat {self.seat}, seed {self.seed}"
 
 
-def _seed(*parts) -> int:
-    digest = hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=6).digest()
-    return int.from_bytes(digest, "big")
-
-
 def plan(presets: Sequence[str], games: int, seed: int, sizes: Sequence[int] | None = None) -> list[Case]:
     """``games`` seeded games at every table size (of ``sizes``) of every preset; the bot's seat rotates."""
     cases = []
     for preset in presets:
         for n in _sizes(preset, sizes):
             for g in range(games):
-                cases.append(Case(preset, n, (g * 3 + n) % n, _seed(seed, preset, n, g)))
+                cases.append(Case(preset, n, (g * 3 + n) % n, derive_seed(seed, "check-bot", preset, n, g)))
     return cases
 
 
@@ -128,7 +124,7 @@ def repeat_plan(presets: Sequence[str], seed: int, sizes: Sequence[int] | None =
         allowed = _sizes(preset, sizes)
         if allowed:
             n = min(allowed, key=lambda k: (abs(k - 4), k))
-            cases.append(Case(preset, n, i % n, _seed(seed, "repeat", preset)))
+            cases.append(Case(preset, n, i % n, derive_seed(seed, "check-bot", "repeat", preset)))
     return cases
 
 
@@ -244,7 +240,7 @@ def _make_bot_client(spec, sandbox: bool, limits: LimitsSpec):
     return make_client(spec, sandbox, limits)
 
 
-def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSpec,
+def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSpec, secret: Secret,
           progress: Callable[[int], None] | None = None) -> _Run:
     run = _Run()
     created = time.perf_counter()
@@ -255,7 +251,7 @@ def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSp
             seats = _seating(registry, spec.name, case, watch)
             names = [c.name for c in seats]
             try:
-                record = play_game(PRESETS[case.preset], seats, case.seed, 0, names=names)
+                record = play_seeded(PRESETS[case.preset], seats, case.seed, secret, 0, names)
             except Exception as exc:  # a harness or opponent failure, not the bot's: report it plainly
                 run.errors.append(f"{case.label()}: the game could not be played: {type(exc).__name__}: {exc}")
                 continue
@@ -439,7 +435,8 @@ def _event_text(e: dict) -> str:
 
 def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, presets: Sequence[str] | None = None,
               table_sizes: Sequence[int] | None = None, limits: LimitsSpec | None = None,
-              sandbox: bool | None = True, progress: Callable[[int], None] | None = None) -> CheckReport:
+              sandbox: bool | None = True, progress: Callable[[int], None] | None = None,
+              secret: Secret | None = None) -> CheckReport:
     """Run every check on the player ``name``; the report's ``ok`` is False when any failed.
 
     ``games`` seeded games per table size and preset (default: every preset,
@@ -448,8 +445,10 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     ``sandbox`` True runs the bot in its sandbox (as a tournament runs every
     bot but the built-ins), False in-process, None as a tournament would.
     ``progress(n)`` is called as games finish; :func:`planned_games` says how
-    many there will be. Raises :class:`CheckError` for settings that select
-    no game; a bot's failures are rows, never exceptions.
+    many there will be. Each case is the game ``arena play --seed SEED`` plays
+    with the same seats and ``secret`` (default: the per-user secret), so a
+    failing case replays with that command. Raises :class:`CheckError` for
+    settings that select no game; a bot's failures are rows, never exceptions.
     """
     if registry is None:
         from .plugins import load
@@ -465,14 +464,15 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     if sandbox is None:
         sandbox = not spec.trusted
     chosen = sorted({c.preset for c in cases}, key=list(PRESETS).index)
-    main = _play(spec, registry, cases, sandbox, limits, progress)
+    secret = secret or user_secret()
+    main = _play(spec, registry, cases, sandbox, limits, secret, progress)
     notes = _notes(main, sandbox)
     loads = _loads(spec, main, limits, sandbox)
     if not loads.ok:
         return CheckReport(name, (loads, *(CheckRow(c, None, "not run: the bot did not start")
                                            for c in CHECKS[1:])), len(main.records), sandbox, notes)
-    first = _play(spec, registry, repeat, sandbox, limits, progress)
-    second = _play(spec, registry, repeat, sandbox, limits, progress)
+    first = _play(spec, registry, repeat, sandbox, limits, secret, progress)
+    second = _play(spec, registry, repeat, sandbox, limits, secret, progress)
     decisions = main.watch.decisions
     rows = (loads, _legal(main, decisions), _time(decisions, limits), _memory(main, decisions, limits, sandbox),
             _takes(decisions, chosen), _trumps(decisions, chosen), _same(first, second))

@@ -112,23 +112,34 @@ def _show(value) -> str:
 
 
 # ---------------------------------------------------------------------- play
+_SECRET_HELP = ("Key the deal and bot seeds with the secret in this file or results folder "
+                "(default: yours, ~/.local/share/bhabhi-arena/secret or under XDG_DATA_HOME).")
+
+
+def _secret_from(path: Path | None):
+    from .seeds import read_secret
+    return None if path is None else read_secret(path)
+
+
 @app.command()
 def play(
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset (see `arena variants`)."),
     seats: str = typer.Option("random,random,random,random", "--seats", "-s",
                               help="Player names, one per seat, comma-separated."),
-    seed: int = typer.Option(1, "--seed", help="The game's seed (same seed, same game)."),
+    seed: int = typer.Option(1, "--seed", help="The game's seed (same seed and secret, same game)."),
     dealer: int = typer.Option(0, "--dealer", help="The dealer's seat."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON instead."),
     sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
+    secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=_SECRET_HELP),
 ) -> None:
     """Play one game and print it trick by trick (or its record with --json)."""
     from .display import describe
     from .runner import play_one
     reg = _registry()
-    record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox)
+    record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox,
+                      secret=_secret_from(secret_from))
     for problem in reg.notify_game_finished(record):
         typer.echo(f"warning: {problem}", err=True)
     if as_json:
@@ -226,6 +237,9 @@ def tournament_run(
     backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
+    secret_from: Optional[Path] = typer.Option(
+        None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
+        "to play another run's games again exactly (default: a fresh random secret)."),
     table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
@@ -245,7 +259,7 @@ def tournament_run(
         if "players" not in flags:
             raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
         spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line")
-    t = Tournament.create(spec, results / spec.name, _registry())
+    t = Tournament.create(spec, results / spec.name, _registry(), _secret_from(secret_from))
     _run_tournament(t, quiet, table_format)
 
 

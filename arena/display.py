@@ -37,7 +37,8 @@ class _Teller:
     def tell(self) -> list[str]:
         r = self.record
         rules = r["rules"]
-        self.lines.append(f"{rules['name']} rules, {r['players']} players, seed {r['seed']}, dealer {self.who(r['dealer'])}")
+        seed = r.get("play_seed", r["seed"])  # a single game (arena play) shows the seed it was given
+        self.lines.append(f"{rules['name']} rules, {r['players']} players, seed {seed}, dealer {self.who(r['dealer'])}")
         for seat, hand in enumerate(r["start"]["hands"]):
             self.lines.append(f"  {self.who(seat):>16}: {hand_text(hand)}")
         for e in r["events"]:

@@ -9,7 +9,6 @@ exception escaping the game.
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from .engine import Game
 from .errors import CardError
 from .result import Result
 from .rules import Rules
+from .seeds import open_bot_seed
 from .views import SeatTracker
 
 STATUSES = ("ok", "timeout", "crash", "illegal", "malformed")
@@ -48,12 +48,6 @@ class Client(Protocol):
     def finish(self, events: list[dict], result: Result) -> None: ...
 
     def close(self) -> None: ...
-
-
-def bot_seed(game_seed: int, seat: int, name: str) -> int:
-    """The seed a seat's bot gets for one game: a pure function of the game seed."""
-    digest = hashlib.blake2b(f"{game_seed}:{seat}:{name}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
 
 
 class InProcessClient:
@@ -141,9 +135,17 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[str, Any, st
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
               names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, **extra) -> dict:
-    """Play one game to the end and return its record (with faults and timings)."""
+    """Play one game to the end and return its record (with faults, timings and bot seeds).
+
+    ``bot_seeds`` are the seeds each seat's bot is built with; the harness
+    derives them with a secret (:mod:`arena.seeds`). Without them the open
+    :func:`~arena.seeds.open_bot_seed` is used, which anyone who knows
+    ``seed`` can compute: fit only for trusted in-process players.
+    """
     game = Game.deal(rules, len(clients), seed, dealer)
     names = list(names) if names is not None else [c.name for c in clients]
+    if bot_seeds is None:
+        bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
 
@@ -153,8 +155,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         return events
 
     for seat, client in enumerate(clients):
-        seed_of_bot = bot_seeds[seat] if bot_seeds is not None else bot_seed(seed, seat, names[seat])
-        reply = client.begin(seat, len(clients), rules, seed_of_bot, new_events(seat))
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat))
         if reply.status != "ok":
             logs[seat].faults.append({"kind": reply.status, "detail": reply.detail, "event": 0, "at": "start"})
     while game.current is not None:
@@ -175,5 +176,6 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         names=names,
         faults=[log.faults for log in logs],
         timings=[log.summary() for log in logs],
+        bot_seeds=list(bot_seeds),
         **extra,
     )

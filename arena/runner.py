@@ -6,6 +6,7 @@ from typing import Sequence
 
 from .referee import InProcessClient, play_game
 from .rules import Rules
+from .seeds import Secret, play_seeds, user_secret
 
 
 def make_client(spec, sandbox: bool | None = None, limits=None):
@@ -18,14 +19,31 @@ def make_client(spec, sandbox: bool | None = None, limits=None):
     return SandboxClient(spec, limits=limits)
 
 
+def play_seeded(rules: Rules, clients: Sequence, seed: int, secret: Secret, dealer: int = 0,
+                names: Sequence[str] | None = None) -> dict:
+    """One standalone game from a user's ``seed``: deal and bot seeds keyed with ``secret``.
+
+    The record keeps ``seed`` as ``play_seed`` (its ``seed`` is the engine's
+    deal seed) and the seed each bot got; never the secret.
+    """
+    names = list(names) if names is not None else [c.name for c in clients]
+    seeds = play_seeds(secret, seed, names)
+    return play_game(rules, clients, seeds.deal, dealer, names=names, bot_seeds=seeds.bots, play_seed=seed)
+
+
 def play_one(registry, rules: Rules, names: Sequence[str], seed: int, dealer: int = 0,
-             sandbox: bool | None = None, limits=None) -> dict:
-    """Play one game between the named players and return its record."""
+             sandbox: bool | None = None, limits=None, secret: Secret | None = None) -> dict:
+    """Play one game between the named players and return its record.
+
+    ``secret`` keys the deal and the bot seeds (default: the per-user secret,
+    :func:`arena.seeds.user_secret`): the same seed and secret, the same game.
+    """
     rules.check_players(len(names))
     specs = [registry.get(n) for n in names]
+    secret = secret or user_secret()
     clients = [make_client(s, sandbox, limits) for s in specs]
     try:
-        return play_game(rules, clients, seed, dealer, names=names)
+        return play_seeded(rules, clients, seed, secret, dealer, names)
     finally:
         for c in clients:
             c.close()

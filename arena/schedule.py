@@ -4,8 +4,10 @@ A format is a small frozen class over :class:`Format`, registered by name and
 made with :func:`make_format`. It yields :class:`GameSpec` values: one game of
 one table (a tuple of player names, seat 0 first) under one rule set, with the
 deal seed and the seat rotation. Everything is a pure function of the
-parameters: every seed comes from :func:`derive_seed` (blake2b, never Python's
-``hash()``), so the same parameters give the same schedule on any machine.
+parameters: every seed comes from :func:`arena.seeds.derive_seed` (blake2b, never
+Python's ``hash()``), so the same parameters give the same schedule on any machine.
+The seeds the bots get are keyed with the tournament's secret
+(:meth:`GameSpec.bot_seeds`).
 
 Rotation groups (duplicate deals): every deal of a table is played once in each
 cyclic rotation of its players, in an order round the table shuffled per deal
@@ -16,9 +18,7 @@ player holds every hand of the deal.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import math
 import random
 from collections import Counter
@@ -27,6 +27,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from arena.errors import ArenaError
+from arena.seeds import Secret, bot_seeds, canonical, derive_seed
 
 MIN_SEATS = 3
 MAX_SEATS = 8
@@ -38,31 +39,7 @@ class ScheduleError(ArenaError, ValueError):
     """A format name or parameter that cannot make a schedule."""
 
 
-# ---------------------------------------------------------------- seeds
-
-
-def _plain(value: Any) -> Any:
-    """JSON fallback for labels: a Rules-like object by its dict, else its repr."""
-    to_dict = getattr(value, "to_dict", None)
-    return to_dict() if callable(to_dict) else repr(value)
-
-
-def canonical(value: Any) -> str:
-    """Canonical text of a label (sorted keys, tuples as lists), for hashing."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
-
-
-def derive_seed(seed: int, *labels: Any) -> int:
-    """A 63-bit seed from the tournament seed and labels, stable everywhere.
-
-    The canonical JSON text of ``[seed, *labels]`` is hashed with blake2b
-    (8 bytes, personalised ``arena-seed``) and shifted to 63 bits, so it fits a
-    signed 64-bit SQLite integer. Labels are strings, numbers, or JSON-like
-    values (tuples count as lists).
-    """
-    text = canonical([seed, *labels]).encode("utf-8")
-    digest = hashlib.blake2b(text, digest_size=8, person=b"arena-seed").digest()
-    return int.from_bytes(digest, "big") >> 1
+# ---------------------------------------------------------------- seating
 
 
 def seating(players: Sequence[str], deal_seed: int) -> tuple[str, ...]:
@@ -104,9 +81,9 @@ class GameSpec:
         """The number of seats."""
         return len(self.seats)
 
-    def bot_seed(self, seat: int) -> int:
-        """The seed for the bot at ``seat`` in this game (distinct per rotation)."""
-        return derive_seed(self.deal_seed, "bot", self.rotation, seat, self.seats[seat])
+    def bot_seeds(self, secret: Secret) -> tuple[int, ...]:
+        """Every seat's bot seed in this game, keyed with the tournament's secret (distinct per rotation)."""
+        return bot_seeds(secret, self.deal_seed, self.rotation, self.seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 
 from .ratings import wilson
 from .rules import Rules
+from .seeds import numbered_seed
 from .solver import SUIT13, Solver
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
@@ -211,7 +212,7 @@ def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = 
         k = g % len(players)
         seats = players[k:] + players[:k]
         clients = [InProcessClient(specs[name]) for name in seats]
-        record = play_game(rules, clients, seed * 1_000_003 + g, names=seats)
+        record = play_game(rules, clients, numbered_seed(seed, g), names=seats)  # trusted: open bot seeds
         reason = record["result"]["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
         if progress is not None:

@@ -5,6 +5,11 @@ the store, sends batches of games to an executor (any ``concurrent.futures``
 style object with ``submit``), and writes each returned record to the store in
 its own transaction as it arrives. Ratings are computed later from the store
 in game order, so neither parallelism nor a resume changes the tables.
+
+Every tournament folder has its own secret (:mod:`arena.seeds`), created with
+the folder, kept in its ``secret`` file (mode 0600) and sent with each batch:
+it keys the bot seeds, so a resume gives the bots the same seeds as an
+unbroken run and no bot can work its deal out from its seed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Callable, Iterable
 from .config import ConfigError, TournamentSpec, base_player, spec_from_dict
 from .errors import ArenaError
 from .schedule import GameSpec
+from .seeds import SECRET_FILE, Secret, read_secret, write_secret
 from .store import Store, StoreError
 
 
@@ -116,15 +122,19 @@ class Tournament:
         check_players(spec, registry)
         self.games = schedule(spec)
         self.players = describe_players(registry, player_names(self.games))
+        self.secret: Secret | None = None
+        """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
 
     @classmethod
-    def create(cls, spec: TournamentSpec, folder: str | Path, registry) -> "Tournament":
+    def create(cls, spec: TournamentSpec, folder: str | Path, registry,
+               secret: Secret | None = None) -> "Tournament":
         """A new tournament, or the same one again (only its missing games will be played).
 
         Refuses a folder that holds a different tournament (jobs, batch and
         backend may differ: they change no game). The players stored are the
         versions that played the first game; :meth:`run` refuses to add games
-        by other versions.
+        by other versions. A new folder gets ``secret`` (default: a fresh
+        random one); a folder that has a secret refuses another.
         """
         t = cls(spec, folder, registry)
         new = json.loads(json.dumps(spec.to_dict()))
@@ -136,6 +146,7 @@ class Tournament:
                                       f"use `arena tournament resume {t.folder}` or another name")
             if stored != new:  # jobs, batch or backend changed (or no spec was stored)
                 store.set_meta("spec", new)
+            t.folder_secret(store, secret)
             if not store.count():
                 store.save_players(t.players)
         return t
@@ -151,6 +162,33 @@ class Tournament:
         if data is None:
             raise TournamentError(f"{folder} holds no tournament spec")
         return cls(spec_from_dict(data, f"{folder}/spec"), folder, registry)
+
+    def folder_secret(self, store: Store, given: Secret | None = None) -> Secret:
+        """The folder's secret: read and checked against the store, or made for a folder without one.
+
+        The store keeps only a check value of it (:meth:`Secret.check`), so a
+        lost or swapped ``secret`` file is refused instead of silently giving
+        the rest of the games other bot seeds.
+        """
+        path = self.folder / SECRET_FILE
+        check = store.meta("secret_check")
+        if path.exists():
+            found = read_secret(path)
+            if check is not None and found.check() != check:
+                raise TournamentError(f"{path} is not the secret {self.folder}'s games were played with; "
+                                      f"restore the original file")
+            if given is not None and given != found:
+                raise TournamentError(f"{self.folder} already has its own secret; give no other "
+                                      f"(or choose another name)")
+        elif check is not None:
+            raise TournamentError(f"{path} is missing: the stored games' bot seeds cannot be given again; "
+                                  f"restore the file from a copy of the folder")
+        else:
+            found = write_secret(path, given or Secret.generate())
+        if check is None:
+            store.set_meta("secret_check", found.check())
+        self.secret = found
+        return found
 
     def pending(self, store: Store) -> list[GameSpec]:
         done = store.done()
@@ -174,19 +212,21 @@ class Tournament:
         the run with a :class:`StoreError` saying how many games are stored.
         """
         with Store(self.folder, create=True) as store:
+            secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue))
             state = _Counter(store.count(), store.fault_count(), store, len(self.games))
             try:
                 if queue:
                     store.check_writable()
-                self._play(executor, queue, state, _Ticker(on_progress), max_in_flight)
+                self._play(executor, queue, state, _Ticker(on_progress), max_in_flight, secret)
             except StoreError as exc:
                 raise StoreError(f"{exc}; {state.done} of {state.total} games are stored and kept; once that is "
                                  f"fixed, `arena tournament resume {self.folder}` plays the rest") from None
             return state.progress()
 
-    def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None) -> None:
+    def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None,
+              secret) -> None:
         from .worker import pack_batch, run_packed, unpack_results
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
@@ -194,7 +234,8 @@ class Tournament:
             while queue or in_flight:
                 while queue and len(in_flight) < limit:
                     batch = queue.pop()
-                    in_flight[executor.submit(run_packed, pack_batch(self.spec, batch, self.players))] = batch
+                    packed = pack_batch(self.spec, batch, self.players, secret)
+                    in_flight[executor.submit(run_packed, packed)] = batch
                 finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
                 for fut in finished:
                     state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))

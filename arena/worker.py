@@ -3,7 +3,9 @@
 ``run_batch`` is a module-level function so any executor (the local
 ``multiprocess`` pool, a Dask worker, or the caller's own process) can run it.
 It checks every player it loads against the version and code hash the
-coordinator recorded, and never lets a bot's failure escape a game.
+coordinator recorded, and never lets a bot's failure escape a game. A batch
+carries the tournament's secret, which keys the bot seeds; it stays in this
+process (no bot is ever sent it).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import fields
 from .errors import ArenaError
 from .referee import play_game
 from .schedule import GameSpec
+from .seeds import Secret
 
 _STATE: dict = {}
 
@@ -24,10 +27,11 @@ class WorkerMismatch(ArenaError, RuntimeError):
     """A worker whose installed player differs from the coordinator's."""
 
 
-def batch_payload(spec, games: list[GameSpec], players: list[dict]) -> dict:
-    """Plain data describing a batch (safe to send to any worker)."""
+def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret) -> dict:
+    """Plain data describing a batch, for a worker (it holds the secret: never for a bot)."""
     return {
         "spec": spec.to_dict(),
+        "secret": secret.hex(),
         "games": [{f.name: getattr(g, f.name) for f in fields(g)} for g in games],
         "players": {p["name"]: p for p in players},
     }
@@ -109,11 +113,12 @@ def run_batch(payload: dict) -> list[tuple[int, dict]]:
     """Play every game of a batch; return ``(index, record)`` pairs."""
     from .config import rules_from
     spec = payload["spec"]
+    secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
     out = []
     for g in payload["games"]:
         game = GameSpec(**{**g, "seats": tuple(g["seats"])})
         clients = [_client(name, spec, payload["players"][name]) for name in game.seats]
-        seeds = [game.bot_seed(seat) for seat in range(len(game.seats))]
+        seeds = game.bot_seeds(secret)
         record = play_game(rules_from(game.rules), clients, game.deal_seed, game.dealer,
                            names=game.seats, bot_seeds=seeds,
                            schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
@@ -126,10 +131,10 @@ def run_batch(payload: dict) -> list[tuple[int, dict]]:
 # pickles with dill's pure-Python pickler, which costs milliseconds per game
 # record, while one bytes object crosses a pipe almost for free.
 
-def pack_batch(spec, games: list[GameSpec], players: list[dict]) -> bytes:
+def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret) -> bytes:
     """:func:`batch_payload` as JSON bytes, for :func:`run_packed`."""
     import orjson
-    return orjson.dumps(batch_payload(spec, games, players))
+    return orjson.dumps(batch_payload(spec, games, players, secret))
 
 
 def run_packed(payload) -> bytes | list:

@@ -66,8 +66,10 @@ def play(executor, tournament_spec, registry, root: Path) -> tuple[int, float, f
 
 def empty_payload(tournament_spec, registry) -> dict:
     from arena.tournament import describe_players, player_names, schedule
+    from arena.seeds import Secret
     from arena.worker import batch_payload
-    return batch_payload(tournament_spec, [], describe_players(registry, player_names(schedule(tournament_spec))))
+    players = describe_players(registry, player_names(schedule(tournament_spec)))
+    return batch_payload(tournament_spec, [], players, Secret.generate())
 
 
 def warm_up(executor, tournament_spec, registry) -> None:

@@ -8,6 +8,23 @@ import pytest
 
 from arena import Game, Rules
 from arena.cards import PACK, SUIT_MASK
+from arena.seeds import Secret, user_secret_path, write_secret
+
+TEST_SECRET = Secret(bytes(range(32)))
+"""The per-user secret every test's standalone games (arena play, check-bot) are keyed with."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def user_data_home(tmp_path_factory):
+    """A temporary XDG_DATA_HOME holding TEST_SECRET: tests never touch ~/.local/share, and
+    `arena play --seed N` deals the same game in every test run."""
+    home = tmp_path_factory.mktemp("xdg-data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(home))
+        user_secret_path().parent.mkdir(parents=True)
+        write_secret(user_secret_path(), TEST_SECRET)
+        yield home
+
 
 def play_out(game: Game, rng: random.Random, limit: int | None = None, each=None) -> Game:
     """Apply uniformly random legal actions until the game ends (or ``limit`` actions)."""

@@ -94,7 +94,7 @@ def test_play_json_is_a_replayable_record(capsys):
     code, out, err = run(capsys, "play", "--seats", "heuristic,random,low", "--seed", "3", "--json")
     assert code == 0 and err == ""
     record = json.loads(out)
-    assert record["names"] == ["heuristic", "random", "low"] and record["seed"] == 3
+    assert record["names"] == ["heuristic", "random", "low"] and record["play_seed"] == 3
     assert Game.from_record(record).to_record()["events"] == record["events"]
 
 

@@ -18,6 +18,7 @@ from arena.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor
 from arena.executors import LocalExecutor  # noqa: E402
 from arena.plugins import load  # noqa: E402
 from arena.standings import head_to_head_text, ratings_text  # noqa: E402
+from arena.seeds import Secret  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.tournament import Tournament  # noqa: E402
 from arena.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
@@ -27,6 +28,8 @@ SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "see
 """48 games in 12 batches."""
 LONGER = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 6, "batch": 6, "seed": 7}
 """96 games in 16 batches, each long enough to be killed mid-way."""
+SECRET = Secret(bytes(range(32)))
+"""Every folder's secret here, so runs in different folders give the same bot seeds."""
 
 
 def _cluster(workers: int) -> LocalCluster:
@@ -60,7 +63,7 @@ def client(cluster):
 
 def _tournament(tmp_path, registry, settings: dict, name: str) -> Tournament:
     spec = spec_from_dict({"name": name, **settings})
-    return Tournament.create(spec, tmp_path / name, registry)
+    return Tournament.create(spec, tmp_path / name, registry, SECRET)
 
 
 def _results(folder) -> tuple[list, list, str]:
@@ -106,7 +109,7 @@ def test_resume_on_dask_plays_only_missing_games(tmp_path, registry, client, loc
     """Half the games stored, the rest played on Dask: the same result as one uninterrupted run."""
     t = _tournament(tmp_path, registry, SMALL, "small")
     with Store(t.folder) as store:
-        for index, record in run_batch(batch_payload(t.spec, t.games[:20], t.players)):
+        for index, record in run_batch(batch_payload(t.spec, t.games[:20], t.players, t.secret)):
             store.add_game(t.games[index], record)
     with DaskExecutor(client) as executor:
         progress = t.run(executor)
@@ -199,7 +202,7 @@ def _pid_and_executing(dask_worker) -> tuple[int, list[str]]:
 def test_batch_run_twice_is_stored_once(tmp_path, registry, client):
     """A batch whose results arrive twice (a worker thought lost) adds no game the second time."""
     t = _tournament(tmp_path, registry, SMALL, "small")
-    payload = batch_payload(t.spec, t.games[:4], t.players)
+    payload = batch_payload(t.spec, t.games[:4], t.players, t.secret)
     with DaskExecutor(client) as executor:
         first, second = executor.submit(run_batch, payload).result(), executor.submit(run_batch, payload).result()
     assert [(i, _untimed(r)) for i, r in first] == [(i, _untimed(r)) for i, r in second]

@@ -27,7 +27,8 @@ import pytest
 
 from arena import Bot, Game, PlayerSpec, Rules
 from arena.plugins import load
-from arena.referee import InProcessClient, bot_seed, play_game
+from arena.referee import InProcessClient, play_game
+from arena.seeds import open_bot_seed as bot_seed
 from arena.rules import PRESETS
 from players.heuristic import HeuristicBot
 from players.simple import HighBot, LowBot, RandomBot

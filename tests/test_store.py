@@ -31,7 +31,7 @@ def played(tmp_path_factory):
     folder = tmp_path_factory.mktemp("store") / "small"
     t = Tournament.create(spec_from_dict(SPEC, "test"), folder, load(autoload=False))
     from arena.worker import run_batch, batch_payload
-    results = dict(run_batch(batch_payload(t.spec, t.games, t.players)))
+    results = dict(run_batch(batch_payload(t.spec, t.games, t.players, t.secret)))
     return t, [(g, results[g.index]) for g in t.games]
 
 

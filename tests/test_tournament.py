@@ -25,6 +25,7 @@ from arena.executors import LocalExecutor, SerialExecutor
 from arena.plugins import DISABLE_ENV, load
 from arena.standings import GROUPINGS, head_to_head_text, ratings_text
 from arena.store import DB_NAME, Store
+from arena.seeds import read_secret
 from arena.tournament import Progress, Tournament, TournamentError, status_lines
 
 # 4 players and an alias of random for the 5-seat tables; two rule sets; 3-5 seats.
@@ -50,8 +51,8 @@ def registry():
     return load(autoload=False)
 
 
-def play(spec: dict, folder: Path, registry, executor=None) -> Tournament:
-    t = Tournament.create(spec_from_dict(spec, "test"), folder, registry)
+def play(spec: dict, folder: Path, registry, executor=None, secret=None) -> Tournament:
+    t = Tournament.create(spec_from_dict(spec, "test"), folder, registry, secret)
     executor = executor or SerialExecutor()
     t.run(executor)
     executor.shutdown()
@@ -108,16 +109,27 @@ def test_schedule_is_played_in_full(reference, registry):
 
 
 def test_same_spec_twice_gives_identical_records(reference, tmp_path, registry):
-    """Running the same spec again gives byte-identical records and identical tables."""
-    play(SPEC, tmp_path / "again", registry)
+    """Running the same spec again with the same secret gives byte-identical records and identical tables."""
+    play(SPEC, tmp_path / "again", registry, secret=read_secret(reference))
     assert records(tmp_path / "again") == records(reference)
     assert tables(tmp_path / "again") == tables(reference)
+
+
+def test_other_secret_same_deals_other_bot_seeds(reference, tmp_path, registry):
+    """A new folder gets its own secret: the same deals, seats and rotations, other bot seeds."""
+    play(SPEC, tmp_path / "fresh", registry)
+    assert read_secret(tmp_path / "fresh") != read_secret(reference)
+    fresh, ref = records(tmp_path / "fresh"), records(reference)
+    same = ("seed", "start", "names", "schedule")
+    assert [[r[k] for k in same] for _, r in fresh] == [[r[k] for k in same] for _, r in ref]
+    ours, theirs = [r["bot_seeds"] for _, r in fresh], [r["bot_seeds"] for _, r in ref]
+    assert all(a != b for x, y in zip(ours, theirs) for a, b in zip(x, y))
 
 
 def test_serial_and_parallel_runs_agree(reference, tmp_path, registry):
     """A 2-worker LocalExecutor run gives the same records and tables as a serial run."""
     with LocalExecutor(2) as executor:
-        play({**SPEC, "batch": 3}, tmp_path / "parallel", registry, executor)
+        play({**SPEC, "batch": 3}, tmp_path / "parallel", registry, executor, read_secret(reference))
     assert records(tmp_path / "parallel") == records(reference)
     assert tables(tmp_path / "parallel") == tables(reference)
 
@@ -148,7 +160,8 @@ class StopAfter:
 
 def test_interrupted_run_keeps_finished_batches_and_resumes(reference, tmp_path, registry):
     """Ctrl-C keeps every batch that finished (even one not yet stored); a second run plays only the rest."""
-    t = Tournament.create(spec_from_dict({**SPEC, "batch": 5}, "test"), tmp_path / "mixed", registry)
+    t = Tournament.create(spec_from_dict({**SPEC, "batch": 5}, "test"), tmp_path / "mixed", registry,
+                          read_secret(reference))
     with pytest.raises(KeyboardInterrupt):
         t.run(StopAfter(4))  # submits 2, stores them, submits a 3rd, interrupted on the 4th
     with Store(t.folder) as store:
@@ -267,14 +280,15 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _start(tmp_path: Path, spec: dict) -> tuple[subprocess.Popen, Path]:
-    """`arena tournament run FILE --jobs 2` in its own session; returns it and its results folder."""
+def _start(tmp_path: Path, spec: dict, secret_from: Path) -> tuple[subprocess.Popen, Path]:
+    """`arena tournament run FILE --jobs 2 --secret-from FOLDER` in its own session; returns it and its
+    results folder."""
     file = tmp_path / f"{spec['name']}.toml"
     file.write_text("\n".join(f"{k} = {json.dumps(v)}" for k, v in spec.items() if k != "rules")
                     + '\nrules = ["getaway", {preset = "champions"}]\n')
     env = {**os.environ, DISABLE_ENV: "1"}
     proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "tournament", "run", str(file), "--results",
-                             str(tmp_path), "--quiet", "--jobs", "2"],
+                             str(tmp_path), "--quiet", "--jobs", "2", "--secret-from", str(secret_from)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
     return proc, tmp_path / spec["name"]
@@ -306,7 +320,7 @@ def _resume(capsys, folder: Path, expect_missing: int) -> None:
 
 def test_kill_9_then_resume_gives_the_same_tables(tmp_path, long_reference, capsys):
     """kill -9 a running `arena tournament run` partway; its workers leave too; resume equals an unbroken run."""
-    proc, folder = _start(tmp_path, LONG)
+    proc, folder = _start(tmp_path, LONG, long_reference)
     try:
         _wait_for_games(proc, folder, 16)
         workers = _children(proc.pid)
@@ -330,7 +344,7 @@ def test_kill_9_then_resume_gives_the_same_tables(tmp_path, long_reference, caps
 
 def test_ctrl_c_stops_cleanly_and_resumes(tmp_path, long_reference, capsys):
     """Ctrl-C (SIGINT to the process group): exit 130, every finished game kept, the resume hint, no traceback."""
-    proc, folder = _start(tmp_path, LONG)
+    proc, folder = _start(tmp_path, LONG, long_reference)
     try:
         _wait_for_games(proc, folder, 16)
         os.killpg(proc.pid, signal.SIGINT)
