@@ -9,7 +9,8 @@ inputs give the same seed on any machine:
   deals of benchmarks and research series). Anyone who knows the user's seed
   can compute them; no bot is ever given one.
 - **Keyed** seeds, with a :class:`Secret` only the harness knows: every
-  seed a bot receives (:func:`bot_seed`), and the deal of a standalone game
+  seed a bot receives (:func:`bot_seed`), the cards of every tournament deal
+  (:func:`tournament_deal`), and the deal of a standalone game
   (``arena play --seed N``, check-bot: :func:`play_seeds`). A bot cannot
   search small seeds to find the deal: without the key its seed says nothing
   about the deal, and a standalone game's deal seed is not ``N``.
@@ -146,6 +147,17 @@ def play_seeds(secret: Secret, seed: int, names: Sequence[str]) -> PlaySeeds:
     """
     deal = _seed63(canonical(["deal", seed]), b"arena-play", secret.key)
     return PlaySeeds(deal, bot_seeds(secret, deal, 0, names))
+
+
+def tournament_deal(secret: Secret, deal_seed: int) -> int:
+    """The engine seed of a tournament deal: the schedule's open deal seed, keyed.
+
+    A tournament file's seed is often public (the files in tournaments/ are);
+    keyed, it fixes the schedule but not the cards, so an entrant who knows
+    the seed still cannot compute the deals and recognise its own from a hand.
+    Every rotation of a deal has the same open seed, so the same cards.
+    """
+    return _seed63(canonical(["deal", deal_seed]), b"arena-deal", secret.key)
 
 
 def open_bot_seed(game_seed: int, seat: int, name: str) -> int:

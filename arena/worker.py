@@ -18,7 +18,7 @@ from dataclasses import fields
 from .errors import ArenaError
 from .referee import play_game
 from .schedule import GameSpec
-from .seeds import Secret
+from .seeds import Secret, tournament_deal
 
 _STATE: dict = {}
 
@@ -119,7 +119,8 @@ def run_batch(payload: dict) -> list[tuple[int, dict]]:
         game = GameSpec(**{**g, "seats": tuple(g["seats"])})
         clients = [_client(name, spec, payload["players"][name]) for name in game.seats]
         seeds = game.bot_seeds(secret)
-        record = play_game(rules_from(game.rules), clients, game.deal_seed, game.dealer,
+        record = play_game(rules_from(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                           game.dealer,
                            names=game.seats, bot_seeds=seeds,
                            schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
         out.append((game.index, record))

@@ -115,15 +115,21 @@ def test_same_spec_twice_gives_identical_records(reference, tmp_path, registry):
     assert tables(tmp_path / "again") == tables(reference)
 
 
-def test_other_secret_same_deals_other_bot_seeds(reference, tmp_path, registry):
-    """A new folder gets its own secret: the same deals, seats and rotations, other bot seeds."""
+def test_other_secret_same_schedule_other_cards_and_bot_seeds(reference, tmp_path, registry):
+    """A new folder gets its own secret: the same seats and rotations, other cards, other bot seeds
+    (a public tournament seed gives no deal away)."""
     play(SPEC, tmp_path / "fresh", registry)
     assert read_secret(tmp_path / "fresh") != read_secret(reference)
     fresh, ref = records(tmp_path / "fresh"), records(reference)
-    same = ("seed", "start", "names", "schedule")
+    same = ("names", "schedule")
     assert [[r[k] for k in same] for _, r in fresh] == [[r[k] for k in same] for _, r in ref]
-    ours, theirs = [r["bot_seeds"] for _, r in fresh], [r["bot_seeds"] for _, r in ref]
-    assert all(a != b for x, y in zip(ours, theirs) for a, b in zip(x, y))
+    for (_, a), (_, b) in zip(fresh, ref):
+        assert a["seed"] != b["seed"] and a["start"]["hands"] != b["start"]["hands"]
+        assert all(x != y for x, y in zip(a["bot_seeds"], b["bot_seeds"]))
+    by_deal = {}  # the rotations of one deal still share its cards
+    for _, r in fresh:
+        by_deal.setdefault(r["schedule"]["id"].rsplit("-r", 1)[0], set()).add(r["seed"])
+    assert len(by_deal) < len(fresh) and all(len(s) == 1 for s in by_deal.values())
 
 
 def test_serial_and_parallel_runs_agree(reference, tmp_path, registry):
