@@ -267,7 +267,7 @@ class SandboxClient:
                 pids_max=limits.processes,
                 memory_bytes=None if limits.memory_mb is None else 2 * limits.memory_mb << 20,
                 use_cgroups="cgroups" not in limits.disable)
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:  # RuntimeError: no thread for its log drain
             self._server, self._spawn_error = None, f"could not start the bot process: {exc}"
             return False
         self._box["server"] = self._server
@@ -310,7 +310,7 @@ class SandboxClient:
             return self._start_server()
         try:
             self._proc = BotProcess(self._init(), python=self._python, log_cap=self._log_cap)
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:  # RuntimeError: no thread for its log drain
             self._proc, self._spawn_error = None, f"could not start the bot process: {exc}"
             return False
         self._box["proc"] = self._proc

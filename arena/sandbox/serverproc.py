@@ -67,7 +67,15 @@ class ForkServer:
         os.close(log_w)
         self.ctl = ours
         self.ctl.setblocking(False)
-        self.log = wire.LogDrain(log_r, log_cap, close=True).start()
+        try:
+            self.log = wire.LogDrain(log_r, log_cap, close=True).start()
+        except RuntimeError as e:  # no thread left: give up on this bot, not the harness
+            processes.kill_group(self.proc)
+            os.close(log_r)
+            self.ctl.close()
+            self.maps.close()
+            self._cleanup()
+            raise OSError(f"cannot watch the bot's output: {e}") from None
         self.started = time.monotonic()
         self.pid = self.proc.pid
         self.server_pid: int | None = None
@@ -164,8 +172,17 @@ class ForkServer:
             if pid is not None:
                 self.end_game(pid)
             return problem
-        return BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
-                                log_cap=self._log_cap)
+        try:
+            return BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
+                                    log_cap=self._log_cap)
+        except (OSError, RuntimeError) as e:  # e.g. no thread left for its log drain
+            for fd in (cmd_w, reply_r, log_r):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self.end_game(pid)
+            return f"could not watch the game process: {e}"
 
     def _let_go(self, pid: int, cmd: int, timeout: float = 5.0) -> str | None:
         """Have the keeper write the game process's id maps, then tell it to go."""
