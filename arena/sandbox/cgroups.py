@@ -143,6 +143,8 @@ def create(pids_max: int | None, memory_bytes: int | None) -> tuple[Group | None
         paths = (os.path.join(base, name),)
     else:
         return None, detail
+    for p in paths:
+        _remove_stale(os.path.dirname(p))
     try:
         for p in paths:
             os.makedirs(p)
@@ -155,6 +157,23 @@ def create(pids_max: int | None, memory_bytes: int | None) -> tuple[Group | None
         group.remove()
         return None, f"could not set limits in {paths[0]}"
     return group, detail
+
+
+def _remove_stale(parent: str) -> None:
+    """Remove the groups of harnesses that died without cleaning up (killed with -9)."""
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        parts = name.split("-")
+        if len(parts) != 3 or parts[0] != "bot" or not parts[1].isdigit():
+            continue
+        if not os.path.exists(f"/proc/{parts[1]}"):
+            try:
+                os.rmdir(os.path.join(parent, name))  # fails (and stays) while it has members
+            except OSError:
+                pass
 
 
 def _prepare_v2(base: str) -> bool:
