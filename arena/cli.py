@@ -16,6 +16,7 @@ from tabulate import tabulate
 
 from .errors import ArenaError
 from .rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, PRESETS, Rules
+from .safetext import printable
 
 app = typer.Typer(
     name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
@@ -35,7 +36,13 @@ class UserError(ArenaError):
 
 
 def _out(text: str = "") -> None:
-    typer.echo(text)
+    """Print to stdout; text from plugins and bots (descriptions, fault details) loses its control characters."""
+    typer.echo(printable(text, one_line=False))
+
+
+def _err(text: str) -> None:
+    """Print one line to stderr, control characters stripped (problems quote plugin text)."""
+    typer.echo(printable(text), err=True)
 
 
 def parse_overrides(items: list[str]) -> dict:
@@ -68,7 +75,7 @@ def _registry():
         from .plugins import load
         _REGISTRY = load()
         for problem in _REGISTRY.problems:
-            typer.echo(f"warning: {problem}", err=True)
+            _err(f"warning: {problem}")
     return _REGISTRY
 
 
@@ -130,7 +137,7 @@ def play(
     reg = _registry()
     record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox)
     for problem in reg.notify_game_finished(record):
-        typer.echo(f"warning: {problem}", err=True)
+        _err(f"warning: {problem}")
     if as_json:
         _out(json.dumps(record, indent=1))
     else:
@@ -527,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("aborted", err=True)
         return 130
     except ArenaError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        _err(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
