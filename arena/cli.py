@@ -445,10 +445,13 @@ def check_bot_cmd(
     """
     from .checkbot import check_bot, planned_games
     from .config import LimitsSpec
+    from .plugins import check_in_process
     chosen = _spec_overrides(rules=rules, table_sizes=table_sizes)
     limits = LimitsSpec(**_limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
                                             memory_mb=memory_mb))
     reg = _registry()
+    if not sandbox and name in reg.players:
+        check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
     typer.echo(f"check-bot {name}: {planned_games(**kwargs)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)

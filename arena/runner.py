@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .plugins import check_in_process
 from .referee import InProcessClient, play_game
 from .rules import Rules
 
 
 def make_client(spec, sandbox: bool | None = None, limits=None):
-    """A client for ``spec``: sandboxed unless the player is trusted (or ``sandbox`` says otherwise)."""
+    """A client for ``spec``: sandboxed unless the player is trusted (or ``sandbox`` says otherwise).
+
+    In-process for a third-party player is refused (:class:`arena.PluginError`):
+    its code never runs in the harness.
+    """
     if sandbox is None:
         sandbox = not spec.trusted
     if not sandbox:
+        check_in_process(spec)
         return InProcessClient(spec)
     from .sandbox.client import SandboxClient
     return SandboxClient(spec, limits=limits)
@@ -23,6 +29,9 @@ def play_one(registry, rules: Rules, names: Sequence[str], seed: int, dealer: in
     """Play one game between the named players and return its record."""
     rules.check_players(len(names))
     specs = [registry.get(n) for n in names]
+    if sandbox is False:
+        for spec in specs:
+            check_in_process(spec)
     clients = [make_client(s, sandbox, limits) for s in specs]
     try:
         return play_game(rules, clients, seed, dealer, names=names)
