@@ -26,7 +26,7 @@ import pytest
 
 import arena.cli
 from arena import Bot, Game, PlayerSpec, PluginError, Rules
-from arena import plugins
+from arena import discovery, plugins
 from arena.plugins import DISABLE_ENV, load
 from arena.referee import InProcessClient, play_game
 from arena.rules import PRESETS
@@ -511,6 +511,18 @@ def test_code_hash_follows_the_source_without_importing(fake_plugins):
     module.write_text(module.read_text() + "# an edit\n")
     assert load().get("hashed").code_hash() != before
     assert "fakeplug_hashed" not in sys.modules
+
+
+def test_discovery_is_cached_within_a_process(fake_plugins, monkeypatch):
+    """A second load() in the same process asks no discovery process again."""
+    fake_plugins("cached", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("cached-bot", LowBot, "once")]
+    """)
+    first = load().get("cached-bot")
+    monkeypatch.setattr(discovery, "_run", lambda *args: pytest.fail("discovery ran again"))
+    assert load().get("cached-bot") == first
 
 
 def test_sandbox_host_loads_only_the_named_plugin(fake_plugins):
