@@ -16,8 +16,9 @@ What runs where:
   :class:`PlayerSpec` from that plain data, with no factory, only a
   :class:`PluginSource` saying how to find it. Only the sandbox host (its own
   confined process) loads the plugin, and only that one entry point
-  (:func:`arena.plugin_host.plugin_factory`). Its ``arena_game_finished`` observer is not
-  called at all: no code of a third-party plugin runs in the harness.
+  (:func:`arena.plugin_host.plugin_factory`). Its ``arena_game_finished``
+  observer is not called at all: no code of a third-party plugin runs in the
+  harness.
 
 Only the built-in players may be ``trusted`` (run in-process): a third-party
 ``PlayerSpec(trusted=True)`` is loaded as untrusted, so a plugin cannot take
@@ -109,7 +110,8 @@ class PlayerSpec:
         return bot
 
     def code_hash(self) -> str:
-        """A hash of the player's code (to tell versions apart), computed without importing it."""
+        """A hash of the player's code (to tell versions apart); a third-party plugin's was read
+        from its files at discovery, never imported."""
         return self.source.code_hash if self.source is not None else code_hash_of(self.factory)
 
 
