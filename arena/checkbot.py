@@ -27,6 +27,7 @@ from .referee import InProcessClient, Reply, check_reply
 from .rules import PRESETS
 from .runner import play_seeded
 from .seeds import Secret, derive_seed, user_secret
+from .safetext import printable
 from .views import SeatTracker
 
 OPPONENTS = ("heuristic", "random", "low", "high")
@@ -82,8 +83,11 @@ class CheckReport:
         return [{"check": r.check, "status": r.status, "detail": r.detail} for r in self.rows]
 
     def table(self, fmt: str = "simple", width: int = 100) -> str:
-        """The rows as a tabulate table, with a heading line and the notes."""
-        body = tabulate([[r.check, r.status, r.detail] for r in self.rows], headers=["check", "result", "detail"],
+        """The rows as a tabulate table, with a heading line and the notes.
+
+        A detail quotes the bot (its exception, its answer): its control characters go first."""
+        body = tabulate([[r.check, r.status, printable(r.detail)] for r in self.rows],
+                        headers=["check", "result", "detail"],
                         tablefmt=fmt, maxcolwidths=[None, None, width])
         where = "in its sandbox" if self.sandboxed else "in-process"
         head = f"check-bot {self.player}: {self.games} games {where}"

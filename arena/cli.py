@@ -16,6 +16,7 @@ from tabulate import tabulate
 
 from .errors import ArenaError
 from .rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, PRESETS, Rules
+from .safetext import printable
 
 app = typer.Typer(
     name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
@@ -35,7 +36,13 @@ class UserError(ArenaError):
 
 
 def _out(text: str = "") -> None:
-    typer.echo(text)
+    """Print to stdout; text from plugins and bots (descriptions, fault details) loses its control characters."""
+    typer.echo(printable(text, one_line=False))
+
+
+def _err(text: str) -> None:
+    """Print one line to stderr, control characters stripped (problems quote plugin text)."""
+    typer.echo(printable(text), err=True)
 
 
 def parse_overrides(items: list[str]) -> dict:
@@ -68,7 +75,7 @@ def _registry():
         from .plugins import load
         _REGISTRY = load()
         for problem in _REGISTRY.problems:
-            typer.echo(f"warning: {problem}", err=True)
+            _err(f"warning: {problem}")
     return _REGISTRY
 
 
@@ -141,7 +148,7 @@ def play(
     record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox,
                       secret=_secret_from(secret_from))
     for problem in reg.notify_game_finished(record):
-        typer.echo(f"warning: {problem}", err=True)
+        _err(f"warning: {problem}")
     if as_json:
         _out(json.dumps(record, indent=1))
     else:
@@ -452,10 +459,13 @@ def check_bot_cmd(
     """
     from .checkbot import check_bot, planned_games
     from .config import LimitsSpec
+    from .plugins import check_in_process
     chosen = _spec_overrides(rules=rules, table_sizes=table_sizes)
     limits = LimitsSpec(**_limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
                                             memory_mb=memory_mb))
     reg = _registry()
+    if not sandbox and name in reg.players:
+        check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
     typer.echo(f"check-bot {name}: {planned_games(**kwargs)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
@@ -541,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("aborted", err=True)
         return 130
     except ArenaError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        _err(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

@@ -73,9 +73,14 @@ def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
 
 
 def _on_terminate(signum, frame) -> None:
-    from .worker import close_clients
+    """Close the worker's bot clients and leave. The signal may come while the first task is
+    still importing arena.worker: then there is no client yet, and importing it here would fail
+    (a partially initialised module) with a traceback on the terminal."""
+    worker = sys.modules.get(f"{__package__}.worker")
+    close_clients = getattr(worker, "close_clients", None)
     try:
-        close_clients()
+        if close_clients is not None:
+            close_clients()
     finally:
         os._exit(128 + signum)
 

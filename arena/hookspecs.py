@@ -2,6 +2,8 @@
 
 A plugin is a module that implements some of these hooks, each decorated with
 ``arena.hookimpl``. Built-in players register through exactly these hooks.
+A third-party plugin's hooks are called only in confined processes (discovery,
+its bot's sandbox), never in the harness: see :mod:`arena.plugins`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ def arena_rule_presets() -> "list[Rules]":
 
 @hookspec
 def arena_game_finished(record: dict) -> None:
-    """Called with the game record (JSON-ready dict) after each game an arena run finishes.
+    """Called with the game record (JSON-ready dict) after each game ``arena play`` finishes.
 
     An observer: the return value is ignored and an exception is reported, not raised.
+    Called for the built-in plugin only: a third-party observer would run in the
+    harness, so it is never called (discovery warns that it is ignored).
     """

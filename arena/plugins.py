@@ -6,21 +6,37 @@ through exactly the same hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
 only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``; the
 values ``0``, ``false``, ``no`` and the empty string leave autoloading on).
 
+What runs where:
+
+- the built-in ``players`` package is trusted: imported here, its hooks
+  called here, its players may run in-process;
+- a third-party plugin is never imported by the harness. :mod:`arena.discovery`
+  finds its entry point in the distributions' metadata and asks a confined
+  child (:mod:`arena.plugin_host`) what it offers; :func:`load` builds a
+  :class:`PlayerSpec` from that plain data, with no factory, only a
+  :class:`PluginSource` saying how to find it. Only the sandbox host (its own
+  confined process) loads the plugin, and only that one entry point
+  (:func:`arena.plugin_host.plugin_factory`). Its ``arena_game_finished``
+  observer is not called at all: no code of a third-party plugin runs in the
+  harness.
+
 Only the built-in players may be ``trusted`` (run in-process): a third-party
 ``PlayerSpec(trusted=True)`` is loaded as untrusted, so a plugin cannot take
 itself out of the sandbox.
 
 Problems are data: a plugin that fails to import, a hook that raises, a bad
-``PlayerSpec`` or two plugins offering one name are each kept as a
-:class:`PluginProblem` naming the plugin; everything else still loads.
+``PlayerSpec``, a discovery that hangs or crashes, or two plugins offering one
+name are each kept as a :class:`PluginProblem` naming the plugin; everything
+else still loads. Text a plugin supplies is stripped of control characters
+(:func:`arena.safetext.printable`) as it arrives.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.util
 import importlib.metadata as metadata
+import importlib.util
 import inspect
 import os
 import re
@@ -30,12 +46,16 @@ from typing import Any, Callable
 
 import pluggy
 
-from . import hookspecs
+from . import discovery, hookspecs
 from .errors import ArenaError
+from .rules import Rules, register_preset
+from .safetext import printable
 
 ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 BUILTIN_PLUGIN = "players"
+MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
+"""Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
 
@@ -45,20 +65,40 @@ class PluginError(ArenaError, LookupError):
 
 
 @dataclass(frozen=True, slots=True)
+class PluginSource:
+    """How a third-party player is found, learned without importing it."""
+
+    entry_point: str
+    """The plugin's entry point: ``module`` or ``module:attr``."""
+    path: str = ""
+    """The folder its top-level module is imported from ("" when the default path has it)."""
+    code_hash: str = ""
+    """Of the distribution's files (:func:`arena.discovery.code_hash`)."""
+    factory: str = ""
+    """``module:qualname`` of the factory, as the plugin's discovery reported it (for reading only)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerSpec:
-    """A player a plugin offers: ``factory(seed=...)`` builds its :class:`arena.Bot`."""
+    """A player a plugin offers: ``factory(seed=...)`` builds its :class:`arena.Bot`.
+
+    A third-party player as the harness knows it has no factory (None) and a
+    ``source``: it can be built only inside its sandbox.
+    """
 
     name: str
-    factory: Callable[..., Any]
+    factory: Callable[..., Any] | None
     description: str = ""
     version: str = ""
     plugin: str = ""
     trusted: bool = False
     """Trusted players may run in-process (fast); every other player is sandboxed.
     Honoured for the built-in players only."""
+    source: PluginSource | None = None
 
     def create(self, seed: int, **options: Any):
         """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
+        check_in_process(self)
         try:
             bot = self.factory(seed=seed, **options)
         except Exception as exc:
@@ -70,8 +110,9 @@ class PlayerSpec:
         return bot
 
     def code_hash(self) -> str:
-        """A hash of the source of the factory's package (to tell versions apart)."""
-        return code_hash_of(self.factory)
+        """A hash of the player's code (to tell versions apart); a third-party plugin's was read
+        from its files at discovery, never imported."""
+        return self.source.code_hash if self.source is not None else code_hash_of(self.factory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +128,11 @@ class PluginProblem:
 
 @dataclass(slots=True)
 class Registry:
-    """The players and presets every loaded plugin offers, and the problems met."""
+    """The players and presets every loaded plugin offers, and the problems met.
+
+    ``manager`` holds the built-in plugin only: third-party plugins are never
+    registered in the harness.
+    """
 
     players: dict[str, PlayerSpec] = field(default_factory=dict)
     problems: list[PluginProblem] = field(default_factory=list)
@@ -109,7 +154,10 @@ class Registry:
         return spec
 
     def notify_game_finished(self, record: dict) -> list[PluginProblem]:
-        """Call every ``arena_game_finished`` observer; failures come back as problems."""
+        """Call the built-in ``arena_game_finished`` observers; failures come back as problems.
+
+        Third-party observers are never called (their code does not run in the harness).
+        """
         problems = []
         if self.manager is None:
             return problems
@@ -121,18 +169,29 @@ class Registry:
         return problems
 
 
-def load(autoload: bool | None = None) -> Registry:
-    """Load the built-in players and (unless disabled) every entry-point plugin."""
+def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_TIMEOUT) -> Registry:
+    """The built-in players and (unless disabled) every entry-point plugin's, discovered confined.
+
+    ``timeout``: wall-clock seconds each third-party plugin's discovery may take.
+    """
     if autoload is None:
         autoload = not autoload_disabled()
     pm = pluggy.PluginManager("arena")
     pm.add_hookspecs(hookspecs)
     registry = Registry(manager=pm)
-    builtin = importlib.import_module(BUILTIN_PLUGIN)
-    pm.register(builtin, name=BUILTIN_PLUGIN)
-    versions = _load_entry_points(pm, registry) if autoload else {}
-    _collect_players(pm, registry, versions)
+    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    offered: dict[str, list[str]] = {}
+    _collect_builtin(pm, registry, offered)
     _collect_presets(pm, registry)
+    if autoload:
+        found, bad = discovery.candidates(ENTRY_POINT_GROUP, BUILTIN_PLUGIN)
+        registry.problems += [PluginProblem(printable(name), message) for name, message in bad]
+        reports = discovery.discover(found, timeout) if found else {}
+        for candidate in found:
+            _add_discovered(registry, candidate, reports[candidate.name], offered)
+    for name, plugins in offered.items():
+        if len(plugins) > 1:
+            _report_duplicate(registry, name, plugins)
     return registry
 
 
@@ -142,72 +201,55 @@ def autoload_disabled() -> bool:
     return value not in ("", "0", "false", "no")
 
 
-def _load_entry_points(pm: pluggy.PluginManager, registry: Registry) -> dict[str, str]:
-    """Register every ``arena.plugins`` entry point; return the version of each one's distribution."""
-    versions: dict[str, str] = {}
-    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if pm.has_plugin(ep.name) or pm.is_blocked(ep.name):
-            continue
-        try:
-            module = ep.load()
-            pm.register(module, name=ep.name)
-        except Exception as exc:
-            registry.problems.append(PluginProblem(ep.name, f"failed to load: {type(exc).__name__}: {exc}"))
-            continue
-        if getattr(ep, "dist", None) is not None:
-            versions[ep.name] = ep.dist.version
-    return versions
+def check_in_process(spec: PlayerSpec) -> None:
+    """Refuse (:class:`PluginError`) a player whose code must not run in this process."""
+    if spec.factory is None:
+        raise PluginError(f"player {spec.name!r} comes from the third-party plugin {spec.plugin}, whose "
+                          f"code never runs in the harness: it plays sandboxed only, not in-process")
 
 
 def _and(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def _version_of(plugin_name: str, module: Any) -> str:
-    top = getattr(module, "__name__", "").split(".")[0]
-    for candidate in (plugin_name, top):
-        try:
-            dists = metadata.packages_distributions().get(candidate) or [candidate]
-            return metadata.version(dists[0])
-        except metadata.PackageNotFoundError:
-            continue
-    return getattr(module, "__version__", "") or "0"
+# ------------------------------------------------------------ built-in players
+def _collect_builtin(pm: pluggy.PluginManager, registry: Registry, offered: dict[str, list[str]]) -> None:
+    try:
+        version = metadata.version("bhabhi-arena")
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        version = "0"
+    for spec in offered_players(pm, BUILTIN_PLUGIN, registry.problems):
+        spec = replace(spec, plugin=BUILTIN_PLUGIN, version=spec.version or version)
+        offered.setdefault(spec.name, []).append(BUILTIN_PLUGIN)
+        registry.players.setdefault(spec.name, spec)
 
 
-def _collect_players(pm: pluggy.PluginManager, registry: Registry, versions: dict[str, str]) -> None:
-    offered: dict[str, list[str]] = {}
+def offered_players(pm: pluggy.PluginManager, plugin: str, problems: list) -> list[PlayerSpec]:
+    """The valid specs ``plugin``'s ``arena_players`` returns; each fault appended to problems."""
+    specs = []
     for impl in pm.hook.arena_players.get_hookimpls():
-        plugin = impl.plugin_name
-        specs = _call_players_hook(impl, registry)
-        version = versions.get(plugin)
-        for spec in specs:
+        if impl.plugin_name != plugin:
+            continue
+        for spec in _call_players_hook(impl, problems):
             problem = _check_spec(spec)
             if problem:
-                registry.problems.append(PluginProblem(plugin, problem))
-                continue
-            if not spec.version:
-                version = version or _version_of(plugin, impl.plugin)
-            trusted = spec.trusted and plugin == BUILTIN_PLUGIN
-            spec = replace(spec, plugin=plugin, version=spec.version or version, trusted=trusted)
-            offered.setdefault(spec.name, []).append(plugin)
-            registry.players.setdefault(spec.name, spec)
-    for name, plugins in offered.items():
-        if len(plugins) > 1:
-            _report_duplicate(registry, name, plugins)
+                problems.append(PluginProblem(plugin, problem))
+            else:
+                specs.append(spec)
+    return specs
 
 
-def _call_players_hook(impl, registry: Registry) -> list:
+def _call_players_hook(impl, problems: list) -> list:
     """The specs one ``arena_players`` implementation returns; a failure becomes a problem."""
     try:
         specs = impl.function()
     except Exception as exc:
-        registry.problems.append(PluginProblem(impl.plugin_name,
-                                               f"arena_players raised {type(exc).__name__}: {exc}"))
+        problems.append(PluginProblem(impl.plugin_name, f"arena_players raised {type(exc).__name__}: {exc}"))
         return []
     if specs is None:
         return []
     if isinstance(specs, PlayerSpec) or not isinstance(specs, (list, tuple)):
-        registry.problems.append(PluginProblem(
+        problems.append(PluginProblem(
             impl.plugin_name, f"arena_players must return a list of PlayerSpec (got {type(specs).__name__})"))
         return []
     return list(specs)
@@ -237,25 +279,105 @@ def _check_spec(spec: Any) -> str | None:
 
 
 def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
-    from .rules import Rules, register_preset
     for impl in pm.hook.arena_rule_presets.get_hookimpls():
-        try:
-            presets = list(impl.function() or ())
-        except Exception as exc:
-            registry.problems.append(PluginProblem(impl.plugin_name,
-                                                   f"arena_rule_presets raised {type(exc).__name__}: {exc}"))
-            continue
-        for rules in presets:
+        for rules in _call_presets_hook(impl, registry.problems):
             try:
-                if not isinstance(rules, Rules):
-                    raise TypeError(f"expected Rules, got {type(rules).__name__}")
                 register_preset(rules)
             except Exception as exc:
                 registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
 
 
+def offered_presets(pm: pluggy.PluginManager, problems: list) -> list:
+    """The Rules every registered ``arena_rule_presets`` returns; each fault appended to problems."""
+    return [rules for impl in pm.hook.arena_rule_presets.get_hookimpls()
+            for rules in _call_presets_hook(impl, problems)]
+
+
+def _call_presets_hook(impl, problems: list) -> list:
+    """The Rules one ``arena_rule_presets`` implementation returns; anything else is a problem."""
+    try:
+        presets = list(impl.function() or ())
+    except Exception as exc:
+        problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets raised {type(exc).__name__}: {exc}"))
+        return []
+    good = [r for r in presets if isinstance(r, Rules)]
+    problems += [PluginProblem(impl.plugin_name, f"arena_rule_presets: expected Rules, got {type(r).__name__}")
+                 for r in presets if not isinstance(r, Rules)]
+    return good
+
+
+# ---------------------------------------------------- third-party, harness side
+OBSERVER_IGNORED = ("implements arena_game_finished, which is never called for a third-party plugin "
+                    "(no code of one runs in the harness)")
+
+
+def _add_discovered(registry: Registry, candidate: discovery.Candidate, report: dict,
+                    offered: dict[str, list[str]]) -> None:
+    """Players, presets and problems from one plugin's discovery report, every field checked here."""
+    plugin = candidate.name
+    players, presets, problems = _read_report(report)
+    registry.problems += [PluginProblem(plugin, message) for message in problems]
+    for entry in players:
+        source = PluginSource(candidate.value, candidate.path, candidate.code_hash, entry["factory"])
+        version = entry["version"] or candidate.version or entry["module_version"] or "0"
+        spec = PlayerSpec(entry["name"], None, _field(entry["description"], MAX_DESCRIPTION),
+                          _field(version, MAX_VERSION), plugin, False, source)
+        offered.setdefault(spec.name, []).append(plugin)
+        registry.players.setdefault(spec.name, spec)
+    _register_presets(registry, plugin, presets)
+
+
+def _read_report(report: dict) -> tuple[list[dict], list, list[str]]:
+    """(player entries, preset dicts, problem texts) from a report; nonsense in it is a problem."""
+    if "error" in report:
+        return [], [], [_field(report["error"], 1000)]
+    problems = [_field(p, 1000) for p in _items(report, "problems", 100) if isinstance(p, str)]
+    module_version = report.get("module_version")
+    players = []
+    for entry in _items(report, "players", MAX_PLAYERS):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not _NAME.match(name):
+            problems.append(f"its discovery reported a player name that is not allowed: {_field(repr(name), 60)}")
+            continue
+        players.append({"name": name, "description": entry.get("description"),
+                        "version": _field(entry.get("version"), MAX_VERSION),
+                        "module_version": _field(module_version, MAX_VERSION),
+                        "factory": _field(entry.get("factory"), 200)})
+    for key, cap in (("players", MAX_PLAYERS), ("presets", MAX_PRESETS)):
+        if len(_items(report, key, None)) > cap:
+            problems.append(f"offers more than {cap} {key}; only the first {cap} are used")
+    if report.get("observes") is True:
+        problems.append(OBSERVER_IGNORED)
+    return players, _items(report, "presets", MAX_PRESETS), problems
+
+
+def _items(report: dict, key: str, cap: int | None) -> list:
+    value = report.get(key)
+    return (value if isinstance(value, list) else [])[:cap]
+
+
+def _field(text: Any, limit: int) -> str:
+    """Plugin-supplied text for a one-line field: controls stripped, at most ``limit`` characters."""
+    text = printable(text).strip() if isinstance(text, str) else ""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
+    for data in presets:
+        try:
+            name = data.get("name") if isinstance(data, dict) else None
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
+            register_preset(Rules.from_dict(data))
+        except Exception as exc:
+            registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
+
+
 def code_hash_of(obj: Any) -> str:
-    """SHA-256 (first 16 hex digits) of every .py file of the top-level package defining ``obj``."""
+    """SHA-256 (first 16 hex digits) of every .py file of the top-level package defining ``obj``.
+
+    For the harness's own code (the built-in players, the arena): it imports nothing new.
+    """
     module = inspect.getmodule(obj)
     if module is None:
         return "unknown"

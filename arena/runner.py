@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .plugins import check_in_process
 from .referee import InProcessClient, play_game
 from .rules import Rules
 from .seeds import Secret, play_seeds, user_secret
 
 
 def make_client(spec, sandbox: bool | None = None, limits=None):
-    """A client for ``spec``: sandboxed unless the player is trusted (or ``sandbox`` says otherwise)."""
+    """A client for ``spec``: sandboxed unless the player is trusted (or ``sandbox`` says otherwise).
+
+    In-process for a third-party player is refused (:class:`arena.PluginError`):
+    its code never runs in the harness.
+    """
     if sandbox is None:
         sandbox = not spec.trusted
     if not sandbox:
+        check_in_process(spec)
         return InProcessClient(spec)
     from .sandbox.client import SandboxClient
     return SandboxClient(spec, limits=limits)
@@ -40,6 +46,9 @@ def play_one(registry, rules: Rules, names: Sequence[str], seed: int, dealer: in
     """
     rules.check_players(len(names))
     specs = [registry.get(n) for n in names]
+    if sandbox is False:
+        for spec in specs:
+            check_in_process(spec)
     secret = secret or user_secret()
     clients = [make_client(s, sandbox, limits) for s in specs]
     try:

@@ -196,12 +196,13 @@ def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = 
     import dataclasses
     import functools
 
-    from .plugins import load
+    from .plugins import check_in_process, load
     from .referee import InProcessClient, play_game
     registry = load()
     specs = {}
     for name in set(players):
         spec = registry.get(name)
+        check_in_process(spec)
         if options:
             spec = dataclasses.replace(spec, factory=functools.partial(spec.factory, **options))
         specs[name] = spec

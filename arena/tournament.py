@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 
 from .config import ConfigError, TournamentSpec, base_player, spec_from_dict
 from .errors import ArenaError
+from .plugins import check_in_process
 from .schedule import GameSpec
 from .seeds import SECRET_FILE, Secret, read_secret, write_secret
 from .store import Store, StoreError
@@ -82,11 +83,14 @@ def describe_players(registry, names: list[str]) -> list[dict]:
 
 
 def check_players(spec: TournamentSpec, registry) -> None:
-    """Every player the spec names is installed, else a :class:`ConfigError` naming the file and key."""
+    """Every player the spec names is installed (and may run in-process if ``sandbox`` is
+    ``never``), else a :class:`ConfigError` naming the file and key."""
     for key in ("players", "candidates", "house"):
         for name in getattr(spec, key):
             try:
-                registry.get(base_player(name))
+                player = registry.get(base_player(name))
+                if spec.sandbox == "never":
+                    check_in_process(player)
             except ArenaError as exc:
                 raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import random
+import sys
+import textwrap
 
 import pytest
 
+import arena.cli
 from arena import Game, Rules
 from arena.cards import PACK, SUIT_MASK
+from arena.plugins import DISABLE_ENV, ENTRY_POINT_GROUP
 from arena.seeds import Secret, user_secret_path, write_secret
+
+PLUGIN_HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
 
 TEST_SECRET = Secret(bytes(range(32)))
 """The per-user secret every test's standalone games (arena play, check-bot) are keyed with."""
@@ -157,3 +163,39 @@ def _check_step():
 def _check_result():
     """``check_result(game)``: the finished game's result is well formed."""
     return check_result
+
+
+@pytest.fixture
+def fake_plugins(tmp_path, monkeypatch):
+    """``add(name, source, version="1.0")``: a plugin as a real (if tiny) installed distribution.
+
+    Writes the module ``fakeplug_<name>`` (``PLUGIN_HEADER`` + ``source``;
+    none when source is None) and a ``.dist-info`` naming it as the
+    ``arena.plugins`` entry point ``name`` into one folder on sys.path, so
+    discovery finds it in the metadata exactly as it finds a pip-installed
+    plugin. ``version=None`` writes no Version. Returns the module's path;
+    ``add.folder`` is the folder. Autoloading is on and the CLI's registry
+    fresh for the test.
+    """
+    folder = tmp_path / "fake_plugins"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delenv(DISABLE_ENV, raising=False)
+    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+
+    def add(name: str, source: str | None, version: str | None = "1.0"):
+        module = "fakeplug_" + name.replace("-", "_")
+        path = folder / f"{module}.py"
+        if source is not None:
+            path.write_text(PLUGIN_HEADER + textwrap.dedent(source))
+        dist = folder / f"{module}-{version or '0'}.dist-info"
+        dist.mkdir()
+        (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\n"
+                                       + (f"Version: {version}\n" if version else ""))
+        (dist / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{name} = {module}\n")
+        return path
+
+    add.folder = folder
+    yield add
+    for name in [m for m in sys.modules if m.startswith("fakeplug_")]:
+        del sys.modules[name]

@@ -26,8 +26,9 @@ from arena.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
 PLAYERS = ["heuristic", "random", "low", "high"]
 SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "seed": 7}
 """48 games in 12 batches."""
-LONGER = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 6, "batch": 6, "seed": 7}
-"""96 games in 16 batches, each long enough to be killed mid-way."""
+LONGER = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 30, "batch": 6, "seed": 7}
+"""480 games in 80 batches: a run of about a second, so that the progress callback (at most ten
+a second) sees workers busy (96 games took 0.13-0.27 s, often over before a second callback)."""
 SECRET = Secret(bytes(range(32)))
 """Every folder's secret here, so runs in different folders give the same bot seeds."""
 
@@ -137,7 +138,7 @@ def test_worker_killed_mid_run_loses_no_game(tmp_path, registry, cluster3, local
         pids = set(executor.client.run(os.getpid).values())
     assert killed, "no worker was busy when the test tried to kill one"
     assert killed["pid"] not in pids
-    assert progress.done == progress.total == 96
+    assert progress.done == progress.total == 480
     assert _results(t.folder) == local_results["longer"]
 
 

@@ -2,13 +2,17 @@
 
 The real tests pip-install a copy of ``tests/example_plugin`` and a fresh
 ``arena new-bot`` scaffold into temporary ``--target`` folders, so the test
-environment itself never changes. The error tests write small plugin modules
-to a temporary folder and hand them to :func:`arena.plugins.load` as entry
-points of the ``arena.plugins`` group.
+environment itself never changes. The error tests write small plugin modules,
+each with a ``.dist-info`` naming it as an ``arena.plugins`` entry point, to a
+temporary folder on sys.path (the ``fake_plugins`` fixture of conftest.py).
+No test here imports a third-party plugin into this process: discovery does
+that in its confined child, and the bot's sandbox host when it plays (the
+hostile side of it is tests/hostile/test_hostile_plugins.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata as metadata
 import importlib.util
 import json
@@ -16,16 +20,17 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import arena.cli
 from arena import Bot, Game, PlayerSpec, PluginError, Rules
-from arena import plugins
-from arena.plugins import DISABLE_ENV, ENTRY_POINT_GROUP, load
+from arena import discovery, plugins
+from arena.plugins import DISABLE_ENV, load
+from arena.referee import InProcessClient, play_game
 from arena.rules import PRESETS
+from arena.sandbox.client import SandboxClient
 from arena.scaffold import new_bot
 
 EXAMPLE = Path(__file__).parent / "example_plugin"
@@ -100,8 +105,7 @@ def with_example(example_site, monkeypatch):
     monkeypatch.delenv(DISABLE_ENV, raising=False)
     monkeypatch.setattr(arena.cli, "_REGISTRY", None)
     yield example_site
-    for name in [m for m in sys.modules if m.split(".")[0] == "arena_example"]:
-        del sys.modules[name]
+    assert "arena_example" not in sys.modules  # the harness never imports a third-party plugin
 
 
 def test_installed_plugin_listed_with_version_and_plugin(with_example, capsys):
@@ -115,10 +119,10 @@ def test_installed_plugin_listed_with_version_and_plugin(with_example, capsys):
     assert {"random", "low", "high", "heuristic"} <= set(player_rows(out))
 
 
-def test_installed_plugin_plays_a_game(with_example, capsys):
-    """`arena play` seats the installed bot; the game is legal and replays; the text form names it."""
+def test_installed_plugin_plays_a_game_sandboxed(with_example, capsys):
+    """`arena play` seats the installed bot in its sandbox; the game is legal and replays; the text form names it."""
     seats = ["example-ducker", "random", "low", "high"]
-    args = ["play", "--seats", ",".join(seats), "--seed", "3", "--in-process"]
+    args = ["play", "--seats", ",".join(seats), "--seed", "3"]
     assert arena.cli.main([*args, "--json"]) == 0
     check_legal_record(json.loads(capsys.readouterr().out), seats)
     assert arena.cli.main(args) == 0
@@ -126,12 +130,39 @@ def test_installed_plugin_plays_a_game(with_example, capsys):
     assert "example-ducker[0]" in out and "Bhabhi:" in out
 
 
+@pytest.mark.parametrize("command", [["play", "--seats", "example-ducker,random,low"],
+                                     ["check-bot", "example-ducker", "--rules", "getaway", "--table-sizes", "3"]])
+def test_installed_plugin_in_process_is_refused(with_example, capsys, command):
+    """`--in-process` with a third-party player (`arena play`, `arena check-bot`): one error line, no game."""
+    assert arena.cli.main([*command, "--in-process"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith("error: player 'example-ducker' comes from the third-party plugin arena-example")
+    assert "sandboxed only" in err
+
+
 def test_installed_plugin_spec(with_example):
-    """The spec comes from the entry point: plugin name, distribution version, untrusted, builds a Bot."""
+    """The spec comes from the entry point: plugin name, distribution version, untrusted, no factory here."""
     spec = load().get("example-ducker")
-    assert (spec.plugin, spec.version, spec.trusted) == ("arena-example", "0.2.0", False)
-    assert isinstance(spec.create(seed=5), Bot)
+    assert (spec.plugin, spec.version, spec.trusted, spec.factory) == ("arena-example", "0.2.0", False, None)
+    assert spec.source.entry_point == "arena_example"
+    assert spec.source.path == str(with_example)
+    assert spec.source.factory == "arena_example:DuckerBot"
     assert len(spec.code_hash()) == 16
+    with pytest.raises(PluginError, match="plays sandboxed only"):
+        spec.create(seed=5)
+
+
+def test_installed_plugin_code_hash_reads_the_distribution(with_example):
+    """The code hash covers the files the distribution's RECORD lists, read from disk."""
+    dist = metadata.distribution("arena-example-plugin")
+    listed = sorted(f.as_posix() for f in dist.files if f.suffix == ".py")
+    assert listed == ["arena_example/__init__.py"]
+    digest = hashlib.sha256()
+    for name in listed:
+        digest.update(name.encode())
+        digest.update(dist.locate_file(name).read_bytes())
+    assert load().get("example-ducker").code_hash() == digest.hexdigest()[:16]
 
 
 def test_autoload_env_var_hides_installed_plugin(with_example, monkeypatch):
@@ -159,14 +190,13 @@ def scaffold_site(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def test_scaffold_installed_is_listed_and_plays_legally(scaffold_site):
-    """After `pip install -e`, the new bot is in `arena players` and plays a legal game."""
+    """After `pip install -e`, the new bot is in `arena players` and plays a legal game (sandboxed)."""
     _, site = scaffold_site
     listed = arena_with(site, "players")
     assert listed.returncode == 0, listed.stderr
     assert player_rows(listed.stdout)[SCAFFOLD][1:4] == [SCAFFOLD, "0.1.0", "no"]
     seats = [SCAFFOLD, "random", "low", "heuristic"]
-    played = arena_with(site, "play", "--rules", "bhabho", "--seats", ",".join(seats), "--seed", "11",
-                        "--in-process", "--json")
+    played = arena_with(site, "play", "--rules", "bhabho", "--seats", ",".join(seats), "--seed", "11", "--json")
     assert played.returncode == 0, played.stderr
     check_legal_record(json.loads(played.stdout), seats)
 
@@ -193,40 +223,8 @@ def test_scaffold_editable_install_sees_edits(scaffold_site):
 
 
 # ------------------------------------------------------- broken plugins
-@pytest.fixture
-def fake_plugins(tmp_path, monkeypatch):
-    """Write plugin modules from source and expose them as ``arena.plugins`` entry points.
-
-    ``add(name, source)`` writes module ``fakeplug_<name>`` (unless source is None) and
-    registers the entry point ``name`` for it.
-    """
-    folder = tmp_path / "fake_plugins"
-    folder.mkdir()
-    monkeypatch.syspath_prepend(str(folder))
-    monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
-    points: list[metadata.EntryPoint] = []
-    real = metadata.entry_points
-
-    def entry_points(**params):
-        if params.get("group") == ENTRY_POINT_GROUP:
-            return list(points)
-        return real(**params)
-
-    monkeypatch.setattr(plugins.metadata, "entry_points", entry_points)
-
-    def add(name: str, source: str | None) -> None:
-        module = "fakeplug_" + name.replace("-", "_")
-        if source is not None:
-            (folder / f"{module}.py").write_text(HEADER + textwrap.dedent(source))
-        points.append(metadata.EntryPoint(name=name, value=module, group=ENTRY_POINT_GROUP))
-
-    yield add
-    for name in [m for m in sys.modules if m.startswith("fakeplug_")]:
-        del sys.modules[name]
-
-
-HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
+# ``fake_plugins`` (tests/conftest.py) writes each plugin as a real tiny distribution on
+# sys.path: discovery finds it in the metadata and imports it only in its confined child.
 
 
 @pytest.fixture
@@ -256,9 +254,8 @@ def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
     with pytest.raises(PluginError, match="'twin'.*alpha and beta"):
         registry.get("twin")
     assert "twin" not in registry.players
-    assert registry.get("solo").plugin == "alpha"
-    assert isinstance(registry.get("solo").create(seed=1), Bot)
-    assert arena.cli.main(["play", "--seats", "solo,random,low", "--in-process", "--json"]) == 0
+    assert registry.get("solo").plugin == "alpha" and registry.get("solo").description == "alpha's own"
+    assert arena.cli.main(["play", "--seats", "solo,random,low", "--json"]) == 0
     out, err = capsys.readouterr()
     check_legal_record(json.loads(out), ["solo", "random", "low"])
     assert err.startswith("warning: plugin beta:")
@@ -272,7 +269,7 @@ def test_duplicate_name_in_cli_is_one_error_line(fake_plugins, capsys):
             def arena_players():
                 return [PlayerSpec("twin", LowBot)]
         """)
-    assert arena.cli.main(["play", "--seats", "twin,random,low", "--in-process"]) == 2
+    assert arena.cli.main(["play", "--seats", "twin,random,low"]) == 2
     out, err = capsys.readouterr()
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "alpha" in errors[0] and "beta" in errors[0]
@@ -356,11 +353,11 @@ def test_factory_not_callable_or_bad_name(fake_plugins):
     assert any(m.startswith("plugin delta:") and "'Bad Name'" in m for m in messages)
     with pytest.raises(PluginError, match="unknown player 'lazy'"):
         registry.get("lazy")
-    assert registry.get("good").create(seed=0).play is not None
+    assert registry.get("good").source.factory == "players.simple:LowBot"
 
 
 def test_factory_that_raises_or_returns_no_bot(fake_plugins, capsys):
-    """A factory that raises (or returns a non-bot) loads, but create() raises PluginError naming the player."""
+    """A factory that raises (or returns a non-bot) loads; in a game it is a crash fault naming why."""
     fake_plugins("epsilon", """
         def grumpy(seed, **options):
             raise ValueError("no seed for me")
@@ -371,14 +368,11 @@ def test_factory_that_raises_or_returns_no_bot(fake_plugins, capsys):
     """)
     registry = load()
     assert registry.problems == []
-    with pytest.raises(PluginError, match=r"'grumpy' \(plugin epsilon\).*ValueError: no seed for me"):
-        registry.get("grumpy").create(seed=1)
-    with pytest.raises(PluginError, match="'hollow'.*expected an arena.Bot"):
-        registry.get("hollow").create(seed=1)
-    # In a game a bot that cannot be built is a fault, not a crash of the harness.
-    assert arena.cli.main(["play", "--seats", "grumpy,low,high", "--in-process", "--json"]) == 0
-    record = json.loads(capsys.readouterr().out)
-    assert record["faults"][0] and all(f["kind"] == "crash" for f in record["faults"][0])
+    for name, why in (("grumpy", "ValueError: no seed for me"), ("hollow", "expected an arena.Bot")):
+        assert arena.cli.main(["play", "--seats", f"{name},low,high", "--json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["faults"][0] and all(f["kind"] == "crash" for f in record["faults"][0])
+        assert why in record["faults"][0][0]["detail"]
 
 
 def test_third_party_cannot_declare_itself_trusted(fake_plugins):
@@ -411,18 +405,30 @@ def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
         assert "fine-bot" in load().players
 
 
-def test_version_without_distribution(fake_plugins):
-    """A plugin module with no distribution gets its __version__ (or '0'); a spec's own version wins."""
+def test_version_without_distribution_version(fake_plugins):
+    """A distribution with no version gives the module's __version__ (or '0'); a spec's own version wins."""
     fake_plugins("versioned", """
         __version__ = "3.1.4"
 
         @hookimpl
         def arena_players():
             return [PlayerSpec("v-bot", LowBot), PlayerSpec("w-bot", LowBot, version="9.9")]
-    """)
+    """, version=None)
+    fake_plugins("bare-version", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("x-bot", LowBot)]
+    """, version=None)
+    fake_plugins("released", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("y-bot", LowBot)]
+    """, version="2.5")
     registry = load()
     assert registry.get("v-bot").version == "3.1.4"
     assert registry.get("w-bot").version == "9.9"
+    assert registry.get("x-bot").version == "0"
+    assert registry.get("y-bot").version == "2.5"
     assert registry.get("random").version == metadata.version("bhabhi-arena")
 
 
@@ -443,24 +449,39 @@ def test_rule_presets_hook(fake_plugins, restore_presets):
     assert PRESETS["getaway"].escape == "draw"
 
 
-def test_game_finished_observer(fake_plugins):
-    """arena_game_finished observers get the record; one that raises comes back as a problem."""
-    fake_plugins("watcher", """
-        SEEN = []
+def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, restore_presets, capsys):
+    """A plugin's preset is usable by name (`arena variants`, `--rules`), with its own bot seated."""
+    fake_plugins("both", """
+        @hookimpl
+        def arena_rule_presets():
+            return [Rules(name="both-pass", escape="pass", max_players=5)]
 
         @hookimpl
-        def arena_game_finished(record):
-            SEEN.append(record["seed"])
+        def arena_players():
+            return [PlayerSpec("both-bot", LowBot)]
     """)
-    fake_plugins("grouch", """
+    assert arena.cli.main(["variants"]) == 0
+    assert "both-pass" in capsys.readouterr().out
+    assert arena.cli.main(["play", "--rules", "both-pass", "--seats", "both-bot,low,high", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["rules"]["name"] == "both-pass" and record["faults"][0] == []
+
+
+def test_game_finished_observer_of_a_third_party_plugin_is_not_called(fake_plugins, capsys):
+    """A third-party arena_game_finished is never called (it would run in the harness): a warning says so."""
+    marker = fake_plugins.folder / "observed"
+    fake_plugins("watcher", f"""
         @hookimpl
         def arena_game_finished(record):
-            raise RuntimeError("observer down")
+            open({str(marker)!r}, "w").write(str(record["seed"]))
     """)
     registry = load()
-    problems = registry.notify_game_finished({"seed": 42})
-    assert sys.modules["fakeplug_watcher"].SEEN == [42]
-    assert [p.plugin for p in problems] == ["grouch"] and "observer down" in problems[0].message
+    assert [(p.plugin, p.message) for p in registry.problems] == [("watcher", plugins.OBSERVER_IGNORED)]
+    assert registry.notify_game_finished({"seed": 42}) == []
+    assert arena.cli.main(["play", "--seats", "random,low,high"]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"warning: plugin watcher: {plugins.OBSERVER_IGNORED}"]
+    assert not marker.exists() and "fakeplug_watcher" not in sys.modules
 
 
 def test_unknown_player_lists_known_ones():
@@ -474,3 +495,61 @@ def test_player_spec_is_frozen():
     spec = PlayerSpec("x", Bot)
     with pytest.raises(AttributeError):
         spec.name = "y"  # type: ignore[misc]
+
+
+# ------------------------------------------- where a third-party player is loaded
+def test_code_hash_follows_the_source_without_importing(fake_plugins):
+    """The code hash is read from the plugin's files: it changes with an edit, nothing is imported."""
+    source = """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("hashed", LowBot)]
+    """
+    module = fake_plugins("hashed", source)
+    before = load().get("hashed").code_hash()
+    assert before == load().get("hashed").code_hash() and len(before) == 16
+    module.write_text(module.read_text() + "# an edit\n")
+    assert load().get("hashed").code_hash() != before
+    assert "fakeplug_hashed" not in sys.modules
+
+
+def test_discovery_is_cached_within_a_process(fake_plugins, monkeypatch):
+    """A second load() in the same process asks no discovery process again."""
+    fake_plugins("cached", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("cached-bot", LowBot, "once")]
+    """)
+    first = load().get("cached-bot")
+    monkeypatch.setattr(discovery, "_run", lambda *args: pytest.fail("discovery ran again"))
+    assert load().get("cached-bot") == first
+
+
+def test_sandbox_host_loads_only_the_named_plugin(fake_plugins):
+    """The bot's process imports its own plugin's entry point, and no other plugin."""
+    fake_plugins("one", """
+        import sys
+
+        class Teller(LowBot):
+            def new_game(self, view):
+                print("MODULES", sorted(m for m in sys.modules if m.startswith("fakeplug_")), flush=True)
+
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("teller", Teller)]
+    """)
+    fake_plugins("two", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("other", LowBot)]
+    """)
+    registry = load()
+    client = SandboxClient(registry.get("teller"))
+    try:
+        record = play_game(Rules.preset("getaway"), [client, InProcessClient(registry.get("low")),
+                                                     InProcessClient(registry.get("high"))], 7)
+    finally:
+        client.close()
+    assert record["faults"][0] == []
+    assert "MODULES ['fakeplug_one']" in client.log_text()
+    assert not any(m.startswith("fakeplug_") for m in sys.modules)

@@ -349,13 +349,19 @@ def read_answer(value, key: str) -> tuple[str, object, str]:
 
 
 def player_target(spec) -> dict:
-    """How the host finds the player: its factory by module path, else by name.
+    """How the host finds the player: its plugin's entry point, its factory by module path, else by name.
 
-    The module path is used only when the factory is a module-level object
-    importable again by that path (then its import root is added to the
-    host's sys.path); otherwise the host loads the plugins and asks by name.
+    A third-party player (``spec.source``) is found through its plugin's entry
+    point, from the folder discovery found it in. The module path is used only
+    when the factory is a module-level object importable again by that path
+    (then its import root is added to the host's sys.path); otherwise the host
+    asks the built-in players by name.
     """
     player = {"name": spec.name}
+    source = getattr(spec, "source", None)
+    if source is not None:  # a third-party player: the host loads its plugin's entry point
+        player.update(plugin=spec.plugin, entry_point=source.entry_point)
+        return {"player": player, "path": source.path or None}
     factory = spec.factory
     module = getattr(factory, "__module__", None)
     qualname = getattr(factory, "__qualname__", None)

@@ -181,12 +181,16 @@ class Host:
 
 
 def load_factory(player: dict):
-    """The player's factory: ``module`` + ``qualname`` if given, else by name from the plugins.
+    """The player's factory: from its plugin's entry point (a third-party player: only that
+    plugin is loaded), by ``module`` + ``qualname``, else by name from the built-in players.
 
-    ``module``/``qualname`` are derived by the harness from the PlayerSpec it
-    was given (never from anything a bot says): just another way to name a
-    player that is importable here.
+    All of it is derived by the harness from the PlayerSpec it was given
+    (never from anything a bot says).
     """
+    if player.get("entry_point"):
+        from arena.plugin_host import plugin_factory
+
+        return plugin_factory(player["plugin"], player["entry_point"], player["name"])
     if player.get("module"):
         obj = importlib.import_module(player["module"])
         for part in player["qualname"].split("."):
@@ -194,7 +198,7 @@ def load_factory(player: dict):
         return obj
     from arena.plugins import load
 
-    return load().get(player["name"]).factory
+    return load(autoload=False).get(player["name"]).factory
 
 
 def short(text: str, limit: int = 300) -> str:

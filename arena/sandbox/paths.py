@@ -35,11 +35,19 @@ def runtime_paths() -> list[str]:
     return paths
 
 
-def package_paths(module: str | None) -> list[str]:
-    """The folder (or file) of module's top-level package, found without importing it."""
+def package_paths(module: str | None, folder: str | None = None) -> list[str]:
+    """The folder (or file) of module's top-level package, found without importing it.
+
+    ``folder``: where it is imported from, when that is not on this process's path.
+    """
     if not module:
         return []
     top = module.split(".", 1)[0]
+    if folder:
+        found = [p for p in (os.path.join(folder, top), os.path.join(folder, top + ".py"))
+                 if os.path.exists(p)]
+        if found:
+            return found
     loaded = sys.modules.get(top)
     try:
         spec = getattr(loaded, "__spec__", None) or importlib.util.find_spec(top)
@@ -61,7 +69,8 @@ def readable_paths(target: dict, *, forked: bool) -> list[str]:
     player = target.get("player", {})
     paths = list(SYSTEM) + runtime_paths() + package_paths("arena") + [
         p for name in TRUSTED for p in package_paths(name)]
-    paths += package_paths(player.get("module") or player.get("entry_module"))
+    entry = (player.get("entry_point") or "").split(":", 1)[0]
+    paths += package_paths(player.get("module") or entry, target.get("path"))
     if not forked:
         paths += list(DEVICES) + ["/proc/self"]
     found = [p for p in dict.fromkeys(os.path.abspath(p) for p in paths) if os.path.lexists(p)]
