@@ -145,6 +145,8 @@ def play(
     from .display import describe
     from .runner import play_one
     reg = _registry()
+    if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in _seats(seats))):
+        _sandbox_warning()
     record = play_one(reg, _rules(rules, set_), _seats(seats), seed, dealer, sandbox,
                       secret=_secret_from(secret_from))
     for problem in reg.notify_game_finished(record):
@@ -297,6 +299,14 @@ def tournament_status(folder: Path = typer.Argument(..., help="The tournament's 
         _out(line)
 
 
+def _sandbox_warning() -> None:
+    """One line when this machine confines bots less than the threat model asks (sandbox-info says why)."""
+    from .sandbox.limits import detect
+    warning = detect().warning
+    if warning:
+        typer.echo(f"warning: {warning} (see `arena sandbox-info`)", err=True)
+
+
 def _run_tournament(t, quiet: bool, table_format: str, jobs: int | None = None) -> None:
     from .executors import make_executor
     from .standings import ratings_text
@@ -305,6 +315,9 @@ def _run_tournament(t, quiet: bool, table_format: str, jobs: int | None = None) 
     with Store(t.folder) as store:
         missing = len(t.pending(store))
     typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
+    if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
+        _sandbox_warning()
     executor = make_executor(t.spec, jobs)
     interrupted, failed = False, True
     try:

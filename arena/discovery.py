@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sandbox.client import SYSTEM_READABLE
+from .sandbox.paths import DEVICES, SYSTEM
 from .sandbox.limits import Limits, detect
 
 DISCOVERY_TIMEOUT = 15.0
@@ -194,7 +194,8 @@ def _run(todo: list[Candidate], timeout: float) -> list[dict]:
 def _readable() -> list[str]:
     """What a discovery process may read besides Python's paths: a bot's system paths, the arena."""
     players = Path(importlib.util.find_spec("players").origin).parent
-    return [p for p in (*SYSTEM_READABLE, str(_ARENA), str(players)) if os.path.exists(p)]
+    paths = (*SYSTEM, *DEVICES, "/proc/self", str(_ARENA), str(players))
+    return [p for p in paths if os.path.exists(p)]
 
 
 class _Child:

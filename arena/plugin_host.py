@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         if folder not in sys.path:
             sys.path.insert(0, folder)
     confinement = confine(Limits.from_dict(request["limits"]), writable_dir=None,
-                          readable=request["readable"], caps=Capabilities.from_dict(request["caps"]))
+                          readable=request["readable"] + request["path"],  # the plugin's own folders
+                          caps=Capabilities.from_dict(request["caps"]))
     if not confinement.ok:
         failed = "; ".join(f"{s.name}: {s.detail}" for s in confinement.steps if s.status == "failed")
         _send(report_fd, {"error": f"its discovery process could not be confined ({failed})"})

@@ -21,7 +21,7 @@ _MIB = 1 << 20
 
 def apply_all(steps, limits: Limits, writable_dir: str | None,
               readable: Iterable[str] | None, stage: str = "process",
-              program: bytes | None = None) -> None:
+              program: bytes | None = None, listable: Iterable[str] = ()) -> None:
     """Run every bot layer through steps (a limits._Steps), in order.
 
     ``stage``: ``process`` (an exec'd bot process, every layer here), ``server``
@@ -46,7 +46,7 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     steps.run("dumpable", _dumpable)
     steps.run("drop_caps", _drop_caps)
     steps.run("no_new_privs", _no_new_privs)
-    fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable))
+    fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable, listable))
     steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced))
 
 
@@ -177,13 +177,21 @@ def _no_new_privs() -> str:
     return "PR_SET_NO_NEW_PRIVS 1"
 
 
-def _landlock(writable_dir: str | None, readable: Iterable[str] | None) -> str:
+def _landlock(writable_dir: str | None, readable: Iterable[str] | None,
+              listable: Iterable[str] = ()) -> str:
     paths = ["/"] if readable is None else _with_python_paths(readable)
-    return landlock.restrict(landlock.abi_version(), writable=writable_dir, readable=paths)
+    return landlock.restrict(landlock.abi_version(), writable=writable_dir, readable=paths,
+                             listable=[p for p in listable if os.path.exists(p)])
 
 
 def _with_python_paths(readable: Iterable[str]) -> list[str]:
-    """readable plus the interpreter's prefixes and import paths that exist."""
-    own = [sys.prefix, sys.base_prefix, sys.exec_prefix] + sys.path
+    """readable plus the interpreter's prefixes and the import paths inside them.
+
+    Not every sys.path entry: PYTHONPATH names the folder the arena package is
+    in (a checkout, say), and only its packages, listed in readable, may be read.
+    """
+    prefixes = [sys.prefix, sys.base_prefix, sys.exec_prefix]
+    inside = tuple(os.path.realpath(p) + os.sep for p in prefixes)
+    own = prefixes + [p for p in sys.path if p and (os.path.realpath(p) + os.sep).startswith(inside)]
     paths = [p for p in list(readable) + own if p and os.path.exists(p)]  # as the bot sees them
     return list(dict.fromkeys(os.path.abspath(p) for p in paths))

@@ -38,7 +38,7 @@ from arena.referee import Reply
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess
 from arena.sandbox.limits import Limits, detect
-from arena.sandbox.paths import readable_paths
+from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
@@ -284,7 +284,8 @@ class SandboxClient:
     def _init(self) -> dict:
         return {"player": self._player["player"], "path": self._player.get("path"),
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
-                "readable": readable_paths(self._player, forked=self._forked)}
+                "readable": readable_paths(self._player, forked=self._forked),
+                "listable": listable_paths(self._player)}
 
     def _ask(self, message: dict, key: str) -> Reply:
         """One timed request to a ready process; faults end the process."""

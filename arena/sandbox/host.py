@@ -110,7 +110,7 @@ class Host:
         if init.get("path"):
             sys.path.append(init["path"])
         report = confine(Limits.from_dict(init["limits"]), writable_dir=init["writable"],
-                         readable=init.get("readable"),
+                         readable=init.get("readable"), listable=init.get("listable", ()),
                          caps=Capabilities.from_dict(init["caps"]))
         if not report.ok:
             failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps

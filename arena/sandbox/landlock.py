@@ -74,8 +74,13 @@ def describe(abi: int) -> str:
     return ", ".join([f"Landlock ABI {abi}"] + [e for e in extra if e])
 
 
-def restrict(abi: int, *, writable: str | None, readable: Iterable[str]) -> str:
-    """Restrict this thread (and its future threads) for good; returns a detail."""
+def restrict(abi: int, *, writable: str | None, readable: Iterable[str],
+             listable: Iterable[str] = ()) -> str:
+    """Restrict this thread (and its future threads) for good; returns a detail.
+
+    ``listable``: folders whose names (beneath) may be listed, but no file read:
+    the folder a bot's module is imported from, whose other files are not its.
+    """
     fs = handled_fs(abi)
     attr = _RulesetAttr(fs, NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 else 0,
                         SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0)
@@ -83,6 +88,9 @@ def restrict(abi: int, *, writable: str | None, readable: Iterable[str]) -> str:
     try:
         for path in readable:
             _allow(ruleset, path, READ_FILE | READ_DIR)
+        for path in listable:
+            if os.path.isdir(path):
+                _allow(ruleset, path, READ_DIR)
         _allow(ruleset, os.devnull, READ_FILE | WRITE_FILE | (TRUNCATE & fs))
         if writable is not None:
             _allow(ruleset, writable, fs & ~EXECUTE)

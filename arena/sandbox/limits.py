@@ -273,7 +273,7 @@ class _Steps:
 def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
             readable: Iterable[str] | None = None,
             caps: Capabilities | None = None, stage: str = "process",
-            program: bytes | None = None) -> Confinement:
+            program: bytes | None = None, listable: Iterable[str] = ()) -> Confinement:
     """Confine this (fresh, single-threaded) bot process for good; the report.
 
     ``writable_dir``: the one folder the bot may write in (None: nowhere).
@@ -295,7 +295,7 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
         return Confinement((Step("confine", "failed", f"{threads} threads running; "
                                  "confine before starting any"),))
     steps = _Steps(limits, caps)
-    bot_layers.apply_all(steps, limits, writable_dir, readable, stage, program)
+    bot_layers.apply_all(steps, limits, writable_dir, readable, stage, program, listable)
     sys.dont_write_bytecode = True
     return steps.done()
 

@@ -75,3 +75,10 @@ def readable_paths(target: dict, *, forked: bool) -> list[str]:
         paths += list(DEVICES) + ["/proc/self"]
     found = [p for p in dict.fromkeys(os.path.abspath(p) for p in paths) if os.path.lexists(p)]
     return found
+
+
+def listable_paths(target: dict) -> list[str]:
+    """Folders an exec'd bot may list but not read in (Landlock): where its module and
+    the arena are imported from, so that Python's import system finds them there."""
+    root = os.path.dirname(package_paths("arena")[0]) if package_paths("arena") else None
+    return [p for p in (target.get("path"), root) if p and os.path.isdir(p)]
