@@ -51,7 +51,7 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
 
 
 def _server_layers(steps, limits: Limits) -> None:
-    steps.run("run_as", lambda: _skip("the user namespace maps the bot's uid"))
+    steps.run("run_as", lambda: _mapped_uid(limits))
     steps.run("namespaces", lambda: "new user, PID, mount, network, IPC and UTS namespaces; "
                                     "a read-only root with only the runtime and the bot's package")
     uid0 = os.geteuid() == 0 and _outer_uid() == 0
@@ -96,18 +96,29 @@ def _still_undumpable() -> str:
     return "PR_SET_DUMPABLE 0 (the server's, locked)"
 
 
+def _mapped_uid(limits: Limits) -> str:
+    outer = _outer_uid()
+    if outer == 0:
+        raise Skip("uid 0 outside (its own user namespace; no capability outside it)")
+    return f"uid {outer} outside its user namespace" + (" (Limits.run_as)" if limits.run_as else "")
+
+
 def _skip(why: str) -> str:
     raise Skip(why)
 
 
 def _outer_uid() -> int:
     """The uid this process has outside its user namespace (from uid_map)."""
+    me = os.geteuid()
     try:
         with open("/proc/self/uid_map") as f:
-            inside, outside, _ = f.readline().split()
-        return int(outside) + os.geteuid() - int(inside)
+            for line in f:
+                inside, outside, count = (int(x) for x in line.split())
+                if inside <= me < inside + count:
+                    return outside + me - inside
     except (OSError, ValueError):
-        return os.geteuid()
+        pass
+    return me
 
 
 def _preload_seccomp() -> None:

@@ -283,6 +283,7 @@ class SandboxClient:
 
     def _init(self) -> dict:
         return {"player": self._player["player"], "path": self._player.get("path"),
+                "bot_uid": _bot_uid(self.os_limits) if self._forked else None,
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
                 "readable": readable_paths(self._player, forked=self._forked),
                 "listable": listable_paths(self._player)}
@@ -401,6 +402,21 @@ def _kill_box(box: dict) -> None:
         item = box.pop(key, None)
         if item is not None:
             item.kill()
+
+
+NOBODY = 65534
+
+
+def _bot_uid(limits: Limits) -> int | None:
+    """The uid a root harness's fork server runs its bot as: Limits.run_as, or nobody when
+    no cgroup caps its tasks (the kernel enforces RLIMIT_NPROC for every uid but 0)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    if limits.run_as is not None:
+        return limits.run_as
+    caps = detect()
+    cgroups = caps.available("cgroups") and "cgroups" not in limits.disable
+    return None if cgroups else NOBODY
 
 
 def _use_server(limits: Limits) -> bool:

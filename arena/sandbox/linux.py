@@ -13,6 +13,7 @@ import sys
 
 PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
+PR_CAPBSET_READ = 23
 PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
@@ -124,14 +125,19 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
-def drop_capabilities(bounding: bool = True) -> None:
-    """Empty the ambient, effective, permitted and inheritable sets (and the bounding set)."""
+def drop_capabilities(bounding: bool = True, effective: bool = True) -> None:
+    """Empty the bounding set (unless ``bounding`` is false), then the ambient, effective,
+    permitted and inheritable sets (unless ``effective`` is false)."""
     for cap in range(last_cap() + 1) if bounding else ():
+        if not prctl(PR_CAPBSET_READ, cap):
+            continue  # gone already (dropping needs CAP_SETPCAP, which may be gone too)
         try:
             prctl(PR_CAPBSET_DROP, cap)
         except OSError as e:
             if e.errno != errno.EINVAL:  # EINVAL: cap unknown to this kernel
                 raise
+    if not effective:
+        return
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()

@@ -76,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         os._exit(_serve(ctl, init))
     os.close(go_r)
     uid, gid = os.geteuid(), os.getegid()
+    bot = init.get("bot_uid")  # root only: the server's uid 1 is this unprivileged uid
+    extra = "" if bot is None else f"\n1 {bot} 1"
     try:
-        namespaces.write_id_maps(pid, f"0 {uid} 1", f"0 {gid} 1")
+        namespaces.write_id_maps(pid, f"0 {uid} 1{extra}", f"0 {gid} 1{extra}")
     except OSError as e:
         _send(ctl, {"error": f"cannot map the bot's user namespace: {e}"})
         return 1
@@ -85,16 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     os.write(go_w, b"g")
     os.close(go_w)
     ctl.close()
-    return _map_games(pid, maps)
+    return _map_games(pid, maps, 0 if bot is None else 1)
 
 
-def _map_games(server: int, maps: socket.socket) -> int:
+def _map_games(server: int, maps: socket.socket, owner: int) -> int:
     """Write each new game process's id maps, as the harness asks, until it hangs up.
 
     Only a process in the parent user namespace may map a namespace's root,
     and only with a capability there: the keeper joins the server's user
     namespace (where it, not the server, holds every capability) to do it.
-    The keeper runs no bot code, and no bot process can name it.
+    The keeper runs no bot code, and no bot process can name it. ``owner``:
+    the server's uid in its namespace (a game process's root maps to it).
     """
     try:
         fd = os.open(f"/proc/{server}/ns/user", os.O_RDONLY)
@@ -109,7 +112,7 @@ def _map_games(server: int, maps: socket.socket) -> int:
             return 0
         try:
             pid = int(json.loads(data)["map"])
-            namespaces.write_id_maps(pid, "0 0 1", "0 0 1")
+            namespaces.write_id_maps(pid, f"0 {owner} 1", f"0 {owner} 1")
             _send(maps, {"ok": True})
         except (OSError, ValueError, KeyError, TypeError) as e:
             _send(maps, {"error": f"cannot map the game process: {e}"})
@@ -147,6 +150,10 @@ def _serve(ctl: socket.socket, init: dict) -> int:
     try:
         namespaces.enter_tree(init["root"], init["readable"])
         os.environ.update(HOME="/tmp", TMPDIR="/tmp")
+        if init.get("bot_uid") is not None:  # from here on an unprivileged uid outside
+            linux.drop_capabilities(effective=False)  # the bounding set, while we may
+            os.setresgid(1, 1, 1)
+            os.setresuid(1, 1, 1)  # and the other sets go with uid 0
     except OSError as e:
         _send(ctl, {"error": f"cannot build the bot's file system: {e}"})
         return 1

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_support import FAST, REGISTRY, RULES, needs
+from hostile_support import CAPS, FAST, REGISTRY, RULES, needs
 
 import arena
 from arena.referee import InProcessClient, play_game
@@ -84,17 +84,25 @@ def test_other_processes_cannot_be_named_without_a_pid_namespace(hostile, play, 
     assert not any(v.startswith("got") for v in report.values()), report
 
 
-@needs("forkserver", "cgroups")
-def test_three_thousand_threads_stop_at_the_bots_cap(hostile, play):
+@needs("forkserver")
+@pytest.mark.parametrize("cap", ["cgroup", "rlimit"])
+def test_three_thousand_threads_stop_at_the_bots_cap(hostile, play, cap):
     """A thread bomb gets a few dozen threads; the harness and honest bots go on.
 
-    No address-space limit here, so only the task cap (the cgroup's pids.max,
-    which holds as root) can stop it."""
+    No address-space limit here, so only the task cap can stop it: the cgroup's
+    pids.max, or without cgroups RLIMIT_NPROC (a root harness then runs the bot
+    as an unprivileged uid, since the kernel never enforces it for uid 0)."""
     import threading
 
-    table = play(hostile("threads"), os_limits=Limits(memory_mb=None))
+    if cap == "cgroup" and not CAPS.available("cgroups"):
+        pytest.skip("no writable pids and memory controllers here")
+    disable = {"cgroups"} if cap == "rlimit" else set()
+    table = play(hostile("threads"), os_limits=Limits(memory_mb=None, disable=disable))
     (report,) = table.reports()
     assert report["started"] < Limits().processes and "can't start new thread" in report["error"]
+    if cap == "rlimit" and os.geteuid() == 0:
+        steps = {s["name"]: s for s in table.client.confinement["steps"]}
+        assert steps["server:run_as"]["detail"] == "uid 65534 outside its user namespace"
     t = threading.Thread(target=lambda: None)
     t.start()  # the harness can still start threads
     t.join()
