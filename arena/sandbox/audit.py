@@ -147,4 +147,4 @@ def _read_only_file(perms: str, path: str) -> bool:
     """A shared mapping of a file on the read-only root (glibc maps its gconv cache so):
     it was opened read-only, so it can never be made writable."""
     return (perms[1] != "w" and path.startswith("/") and not path.endswith("(deleted)")
-            and not path.startswith(("/memfd:", "/SYSV", "/dev/", "/tmp/")))
+            and not path.startswith(("/memfd:", "/SYSV", "/dev/", "/tmp/", "/var/tmp/")))

@@ -119,13 +119,21 @@ def write_id_maps(pid: int | str, uid_map: str, gid_map: str) -> None:
             os.close(fd)
 
 
-def enter_tree(root: str, readable: Iterable[str]) -> None:
+def scratch_folder(readable: Iterable[str]) -> str:
+    """Where a game process's private tmpfs goes: /tmp, unless something the bot must read
+    lives under /tmp (a checkout or a virtual environment there), then /var/tmp."""
+    inside = [p for p in readable if os.path.abspath(p).startswith("/tmp/")]
+    return "/var/tmp" if inside else "/tmp"
+
+
+def enter_tree(root: str, readable: Iterable[str], scratch: str = "/tmp") -> None:
     """Make ``root`` (an empty folder) this mount namespace's ``/``, read-only.
 
     Call in a new mount namespace, as the init of a new PID namespace (for
     ``/proc``), with capabilities in the owning user namespace. Afterwards only
     the readable paths (at their own absolute paths), the devices, ``/proc``
-    and an empty read-only ``/tmp`` exist.
+    and an empty read-only ``scratch`` folder (each game process mounts its own
+    tmpfs there) exist.
     """
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS)
@@ -141,7 +149,7 @@ def enter_tree(root: str, readable: Iterable[str]) -> None:
         if os.path.exists(dev):
             _place(root, dev, directory=False)
             mount(dev, root + dev, None, MS_BIND)
-    for folder in ("/proc", "/tmp", "/.old"):
+    for folder in ("/proc", "/tmp", scratch, "/.old"):
         os.makedirs(root + folder, exist_ok=True)
     mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     pivot_root(root, root + "/.old")
@@ -151,9 +159,9 @@ def enter_tree(root: str, readable: Iterable[str]) -> None:
     mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
-def game_mounts(tmp_options: str) -> None:
-    """In a game process's new mount namespace: its own tmpfs and /proc."""
-    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_options)
+def game_mounts(tmp_options: str, scratch: str = "/tmp") -> None:
+    """In a game process's new mount namespace: its own tmpfs (on scratch) and /proc."""
+    mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, tmp_options)
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 

@@ -148,8 +148,10 @@ def _serve(ctl: socket.socket, init: dict) -> int:
     """PID 1 of the bot's namespaces: root, confinement, the bot's import, then games."""
     _die_with_parent()  # the keeper; seccomp locks it from here on
     try:
-        namespaces.enter_tree(init["root"], init["readable"])
-        os.environ.update(HOME="/tmp", TMPDIR="/tmp")
+        scratch = namespaces.scratch_folder(init["readable"])
+        namespaces.enter_tree(init["root"], init["readable"], scratch)
+        os.environ.update(HOME=scratch, TMPDIR=scratch)
+        init["scratch"] = scratch
         if init.get("bot_uid") is not None:  # from here on an unprivileged uid outside
             linux.drop_capabilities(effective=False)  # the bounding set, while we may
             os.setresgid(1, 1, 1)
@@ -240,13 +242,13 @@ def _game(fds: list[int], init: dict, factory) -> int:
     if commands.next().get("op") != "go":  # the harness has written our id maps
         return 2
     try:
-        namespaces.game_mounts(init["tmp"])
-        os.chdir("/tmp")
+        namespaces.game_mounts(init["tmp"], init["scratch"])
+        os.chdir(init["scratch"])
     except OSError as e:
         host.send({"error": f"cannot set up the game process: {e}"})
         return 1
     setup = init["game"]
-    report = confine(setup["limits"], writable_dir="/tmp", caps=setup["caps"], stage="game",
+    report = confine(setup["limits"], writable_dir=init["scratch"], caps=setup["caps"], stage="game",
                      program=setup["program"])
     if not report.ok:
         failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps if s.status == "failed")

@@ -29,7 +29,8 @@ from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, descri
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_MESSAGE = 1 << 20
 TMP_OPTIONS = "size=64m,nr_inodes=4096,mode=1777"
-"""Each game process's private /tmp: 64 MiB and 4,096 files at most."""
+"""Each game process's private tmpfs (on /tmp, or /var/tmp when the checkout or the
+virtual environment is under /tmp): 64 MiB and 4,096 files at most."""
 
 
 class ForkServer:
