@@ -222,3 +222,14 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
     except OSError:
         return False
+
+
+@needs("seccomp")
+@pytest.mark.parametrize("mode", ["forkserver", "exec"])
+def test_shared_kernel_state_is_refused(hostile, play, mode):
+    """File locks and inotify on a shared file, SysV IPC, the host name, mincore: all refused
+    (channels two bots at one table could pass cards through)."""
+    table = play(hostile("channels"), os_limits=EXEC if mode == "exec" else None)
+    assert table.faults() == [], table.details()
+    (report,) = table.reports()
+    assert len(report) == 7 and set(report.values()) == {"PermissionError"}, report
