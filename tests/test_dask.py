@@ -159,12 +159,27 @@ def test_sandboxed_bots_die_with_their_worker(tmp_path, registry, cluster3):
                     return
 
         progress = t.run(executor, on_progress=kill_one)
-        address, (_, left) = next((a, w) for a, w in sorted(executor.client.run(_pid_and_bots).items()) if w[1])
+        found = _run_on_live_workers(executor.client, _pid_and_bots)
+        address, (_, left) = next((a, w) for a, w in sorted(found.items()) if w[1])
         executor.client.retire_workers([address])
     assert killed and left, "the test saw no bot processes"
     assert progress.done == progress.total == 12
     assert _all_gone(killed), "a killed worker's bot processes outlived it"
     assert _all_gone(left), "a retired worker's bot processes outlived it"
+
+
+def _run_on_live_workers(client, fn, tries: int = 50) -> dict:
+    """client.run(fn), retried while the scheduler still lists the worker the test killed
+    (a broadcast to it fails with CommClosedError until the scheduler has noticed)."""
+    import time
+
+    from distributed.comm.core import CommClosedError
+    for _ in range(tries - 1):
+        try:
+            return client.run(fn)
+        except (CommClosedError, OSError):
+            time.sleep(0.1)
+    return client.run(fn)
 
 
 def _pid_and_bots() -> tuple[int, list[int]]:
