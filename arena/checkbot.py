@@ -174,11 +174,11 @@ class _Watch:
     def name(self) -> str:
         return self.inner.name
 
-    def begin(self, seat, players, rules, seed, events) -> Reply:
+    def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self.tracker = SeatTracker(seat, players, rules)
         self.tracker.feed_many(events)
         self.count = 0
-        reply = self.inner.begin(seat, players, rules, seed, events)
+        reply = self.inner.begin(seat, players, rules, seed, events, deal=deal)
         if self.ready_ms is None:
             self.ready_ms = (time.perf_counter() - self.created) * 1000
         self.begins.append((self.case, reply))

@@ -41,7 +41,10 @@ class Client(Protocol):
 
     name: str
 
-    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: list[dict]) -> Reply: ...
+    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: list[dict],
+              deal: int | None = None) -> Reply:
+        """A new game. ``deal``: the game's deal seed, equal for every rotation of a deal
+        (a sandboxed client never lets one process play two games of one deal)."""
 
     def decide(self, events: list[dict], legal: tuple, decision: str) -> Reply: ...
 
@@ -59,7 +62,7 @@ class InProcessClient:
         self.bot = None
         self.tracker: SeatTracker | None = None
 
-    def begin(self, seat, players, rules, seed, events) -> Reply:
+    def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self.tracker = SeatTracker(seat, players, rules)
         self.tracker.feed_many(events)
         return self._call(lambda: self._create_and_start(seed))
@@ -155,7 +158,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         return events
 
     for seat, client in enumerate(clients):
-        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat))
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
         if reply.status != "ok":
             logs[seat].faults.append({"kind": reply.status, "detail": reply.detail, "event": 0, "at": "start"})
     while game.current is not None:

@@ -138,7 +138,8 @@ def test_sandboxed_games_equal_in_process_games(clients):
         a, b = play_game(RULES, boxed, seed), play_game(RULES, local, seed)
         assert without_timings(a) == without_timings(b)
         assert all(t["wall_ms_median"] > 0 for t in a["timings"])
-    assert all(c.processes == 3 for c in boxed)  # a fresh process for each game
+    forked = boxed[0]._forked  # three deals: one frozen-and-woken process each, or one a game
+    assert all(c.processes == (1 if forked else 3) for c in boxed)
 
 
 def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
@@ -160,16 +161,30 @@ def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
     assert any(e["type"] == "draw" and e["card"] is None for e in events)  # others' draws hidden
 
 
-def test_every_game_gets_a_fresh_process_and_close_kills_all(clients):
-    """A fresh process for each game (the last one's gone); close() kills every one."""
+def _state(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients):
+    """Deals 0, 1, 0, 1, 2: a process is frozen between games and woken only for a deal it
+    never played (in an exec'd mode every game is fresh); close() kills every one."""
     client = sandboxed(clients, REGISTRY.get("random"))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
     pids = []
-    for seed in range(3):
+    for seed in (0, 1, 0, 1, 2):
         play_game(RULES, [client] + others, seed)
         pids.append(client.pid)
-        assert [os.path.exists(f"/proc/{p}") for p in pids[:-1]] == [False] * (len(pids) - 1)
-    assert len(set(pids)) == 3 and client.pids == pids
+    if client._forked:
+        first, second = pids[0], pids[2]
+        assert pids == [first, first, second, second, second] and first != second
+        assert _state(first) == "T"  # frozen while it waits: no thread of it runs
+    else:
+        assert len(set(pids)) == 5
+    assert client.pids == list(dict.fromkeys(pids))
     server = client._server
     client.close()
     assert not any(os.path.exists(f"/proc/{p}") for p in pids)
@@ -204,9 +219,9 @@ def test_a_fresh_process_rebuilds_the_same_view(clients):
                          "sizes": list(view.hand_sizes)})
             return client.decide(events, legal, decision)
 
-        def begin(self, *args):
-            super().begin(*args)
-            return client.begin(*args)
+        def begin(self, *args, **kw):
+            super().begin(*args, **kw)
+            return client.begin(*args, **kw)
 
     ref = Reference(REGISTRY.get("random"))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]

@@ -8,7 +8,8 @@ seen in /proc by the harness. :func:`check_game` reads, for the server and
 the new game process:
 
 - threads: the server has exactly one; so does the game process, so far;
-- processes: the server's only child is the game process, which has none;
+- processes: the server's only children are the game process and the
+  client's frozen ones (:mod:`arena.sandbox.pool`); the new one has none;
 - open files: the server holds only its control socket, the keeper's log
   pipe and /dev/null; the game process only its three game pipes and /dev/null;
 - namespaces: the game process's user, PID and mount namespaces are its own (not the server's, not the harness's);
@@ -30,15 +31,16 @@ GAME_NAMESPACES = ("user", "pid", "mnt")
 
 
 def check_game(server: int, game: int, pipes: tuple[int, int, int], *,
-               seccomp: bool = True) -> str | None:
+               seccomp: bool = True, others: set[int] = frozenset()) -> str | None:
     """None if the server and its new game process are as they must be, else why not.
 
     ``pipes``: the harness's ends (commands write, replies read, log read) of
     the game's three pipes (the game process must hold the other ends).
     ``seccomp``: whether the filters are expected (not disabled, available).
+    ``others``: the client's frozen game processes, the server's other children.
     """
     try:
-        return (_threads(server, game) or _children(server, game)
+        return (_threads(server, game) or _children(server, game, others)
                 or _server_files(server, pipes) or _game_files(game, pipes)
                 or _namespaces(server, game) or _status(server, game, seccomp) or _maps(game))
     except OSError as e:
@@ -53,12 +55,13 @@ def _threads(server: int, game: int) -> str | None:
     return None
 
 
-def _children(server: int, game: int) -> str | None:
+def _children(server: int, game: int, others: set[int]) -> str | None:
     from arena.sandbox.processes import thread_children
 
-    kids = thread_children(server)
-    if kids != [game]:
-        return f"the bot's fork server has other processes ({len(kids) - 1} besides the game's)"
+    kids = set(thread_children(server))
+    if kids != {game} | set(others):
+        extra = len(kids - {game} - set(others))
+        return f"the bot's fork server has other processes ({extra} besides the games')"
     if thread_children(game):
         return "the bot's game process has started processes"
     return None

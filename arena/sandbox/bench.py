@@ -118,8 +118,8 @@ class _Timed:
     def __init__(self, inner, times: list[float]) -> None:
         self.inner, self.times, self.name = inner, times, inner.name
 
-    def begin(self, *args):
-        return self.inner.begin(*args)
+    def begin(self, *args, **kw):
+        return self.inner.begin(*args, **kw)
 
     def decide(self, *args):
         t0 = time.perf_counter_ns()

@@ -65,7 +65,7 @@ def _server_layers(steps, limits: Limits) -> None:
 
 
 def _game_layers(steps, writable_dir: str | None, program: bytes | None) -> None:
-    steps.run("namespaces", lambda: "its own user, PID, mount, IPC and UTS namespaces, "
+    steps.run("namespaces", lambda: "its own user, PID and mount namespaces, "
                                     "a fresh /tmp and /proc")
     steps.run("dumpable", _still_undumpable)
     steps.run("drop_caps", _drop_game_caps)

@@ -96,7 +96,8 @@ class BotProcess:
     def _setup(self, pid: int, cmd: int, reply: int, log: int, log_cap: int) -> None:
         self.started = time.monotonic()
         self.in_game = False
-        self.served = False  # has had a game: the next game gets a fresh process
+        self.served = False  # has had a game
+        self.deals: set | None = None  # the deals it played (None: unknown, never reuse it)
         self.ready_info: dict | None = None
         self._cmd, self._reply = cmd, reply
         _grow(self._cmd)

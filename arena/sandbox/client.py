@@ -39,6 +39,7 @@ from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.paths import listable_paths, readable_paths
+from arena.sandbox.pool import IdleProcesses
 from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
@@ -54,6 +55,7 @@ class _Game:
     rules: dict
     seed: int
     events: list = field(default_factory=list)
+    deal: int | None = None
 
 
 class SandboxClient:
@@ -76,6 +78,7 @@ class SandboxClient:
         self._player = player_target(spec)
         self._forked = _use_server(self.os_limits)
         self._server: ForkServer | None = None
+        self._idle = IdleProcesses()
         self._starts = 0
         self._server_confinement: dict | None = None
         self._proc: BotProcess | None = None
@@ -93,14 +96,44 @@ class SandboxClient:
         self._spawn()  # now, so its start-up overlaps the other seats'
 
     # ------------------------------------------------------- Client protocol
-    def begin(self, seat, players, rules, seed, events) -> Reply:
-        """A new game in a fresh process, fed the seat's first events."""
-        self._game = _Game(seat, players, rules.to_dict(), seed, list(events))
+    def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
+        """A new game, fed the seat's first events, in a process that never played ``deal``.
+
+        ``deal`` (the game's deal seed; None: unknown) decides which process may
+        play it: a frozen one that never played that deal, woken, else a fresh one.
+        """
+        self._game = _Game(seat, players, rules.to_dict(), seed, list(events), deal)
         self._clock = Clock.from_limits(self.limits)
         self._start_failed = None
         if self._proc is not None and (self._proc.served or not self._proc.alive()):
-            self._drop(respawn=not self._forked)
+            self._park()
+        if self._proc is None and deal is not None and self._forked:
+            proc, dead = self._idle.take(deal)
+            for p in dead:
+                self._end(p)
+            if proc is not None:
+                self._proc = proc
+                self._box["proc"] = proc
         return self._open_game()
+
+    def _park(self) -> None:
+        """Freeze the last game's process for a later deal, or end it."""
+        proc = self._proc
+        backstop = self.os_limits.cpu_seconds
+        used = proc.cpu()
+        spent = backstop is not None and used is not None and used > backstop / 2
+        if not self._forked or spent or proc.ready_info is None:
+            self._drop(respawn=not self._forked)
+            return
+        self._proc = None
+        self._box.pop("proc", None)
+        victim = self._idle.park(proc)
+        if victim is not None:
+            self._end(victim)
+
+    def _end(self, proc) -> None:
+        proc.kill(wait=self._closed)
+        self._keep_log(proc)
 
     def decide(self, events, legal, decision) -> Reply:
         """One decision; a fresh process first catches up on the game so far."""
@@ -131,6 +164,8 @@ class SandboxClient:
         """Kill the bot's processes; the client is done (it starts no more)."""
         self._closed = True
         self._drop(respawn=False)
+        for proc in self._idle.drain():
+            self._end(proc)
         self._drop_server()
         self._finalizer()
         for proc in self._logs:  # game processes killed without waiting: their logs end now
@@ -165,7 +200,7 @@ class SandboxClient:
         A live process's latest output may still be in its pipe; after
         ``close`` (or a restart) each ended process's log is complete.
         """
-        procs = list(self._logs) + ([self._proc] if self._proc is not None else [])
+        procs = list(self._logs) + list(self._idle) + ([self._proc] if self._proc is not None else [])
         parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
         if self._server is not None and self._server.log_text():
             parts.append(f"[bot fork server {self._server.pid}]\n{self._server.log_text()}")
@@ -184,6 +219,11 @@ class SandboxClient:
         g = self._game
         message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
                    "seed": g.seed, "events": g.events}
+        if self._proc.deals is not None:  # what this process will have seen
+            if g.deal is None:
+                self._proc.deals = None
+            else:
+                self._proc.deals.add(g.deal)
         reply = self._ask(message, "ok")
         if reply.status == "ok":
             self._proc.in_game = self._proc.served = True
@@ -238,10 +278,11 @@ class SandboxClient:
                               f"{WALL_FACTOR:g} x that of wall-clock time; {detail}")
                 return Reply(status, None, cpu, wall, f"start-up: {detail}")
             self._server_confinement = server.ready_info.get("confinement")
-        proc = server.start_game()
+        proc = server.start_game(keep=self._idle.pids())
         if isinstance(proc, str):
             self._drop_server()
             return Reply("crash", detail=f"start-up: {proc}")
+        proc.deals = set()
         self._proc = proc
         self._box["proc"] = proc
         self.pids.append(proc.pid)
@@ -254,7 +295,8 @@ class SandboxClient:
         proc = self._proc
         seccomp = "seccomp" not in self.os_limits.disable and detect().available("seccomp")
         return audit.check_game(self._server.server_pid, proc.pid,
-                                (proc._cmd, proc._reply, proc.log.fd), seccomp=seccomp)
+                                (proc._cmd, proc._reply, proc.log.fd), seccomp=seccomp,
+                                others=self._idle.pids())
 
     def _start_server(self) -> bool:
         if self._closed:
@@ -264,7 +306,7 @@ class SandboxClient:
         try:
             self._server = ForkServer(
                 self._init(), python=self._python, log_cap=self._log_cap,
-                pids_max=limits.processes,
+                pids_max=None if limits.processes is None else limits.processes + self._idle.size,
                 memory_bytes=None if limits.memory_mb is None else 2 * limits.memory_mb << 20,
                 use_cgroups="cgroups" not in limits.disable)
         except (OSError, RuntimeError) as exc:  # RuntimeError: no thread for its log drain

@@ -144,11 +144,15 @@ class ForkServer:
         return f"{what}: the bot process {describe_exit(code)}"
 
     # ---------------------------------------------------------------- games
-    def start_game(self, timeout: float = 10.0) -> BotProcess | str:
-        """A fresh game process (its pipes and pid), or why it could not start."""
+    def start_game(self, timeout: float = 10.0, keep: set[int] = frozenset()) -> BotProcess | str:
+        """A fresh game process (its pipes and pid), or why it could not start.
+
+        ``keep``: the client's frozen game processes; every other process under
+        the server is killed first.
+        """
         if self.closed or self.server_pid is None or self.ready_info is None:
             return "the bot's server is not running"
-        self.clear()
+        self.clear(keep)
         opened: list[int] = []
         cmd_r, cmd_w = _pipe(opened)
         reply_r, reply_w = _pipe(opened)
@@ -162,7 +166,7 @@ class ForkServer:
         for fd in (cmd_r, reply_w, log_w):
             os.close(fd)
         message, problem = self._receive(time.monotonic() + timeout, None, None)
-        pid = None if problem else self._game_pid()
+        pid = None if problem else self._game_pid(keep)
         if not problem and "forked" in message and pid is not None:
             problem = self._let_go(pid, cmd_w)
         elif not problem:
@@ -199,8 +203,8 @@ class ForkServer:
             return f"could not start the game process: {e}"
         return None
 
-    def _game_pid(self) -> int | None:
-        kids = processes.thread_children(self.server_pid)
+    def _game_pid(self, keep: set[int]) -> int | None:
+        kids = [p for p in processes.thread_children(self.server_pid) if p not in keep]
         return kids[0] if len(kids) == 1 else None
 
     def end_game(self, pid: int) -> int | None:
@@ -213,15 +217,17 @@ class ForkServer:
             _kill(pid)
         return code
 
-    def clear(self) -> None:
-        """Kill every process under the server (last game's, or any the bot left)."""
+    def clear(self, keep: set[int] = frozenset()) -> None:
+        """Kill every process under the server but the frozen game processes in keep
+        (the last game's, any the bot left), and wait until they are gone."""
         if self.server_pid is None:
             return
-        for pid in processes.descendants(self.server_pid):
-            _kill(pid)
+        doomed = [p for p in processes.thread_children(self.server_pid) if p not in keep]
+        for pid in doomed:
+            _kill(pid)  # each is PID 1 of its namespace: what it started dies with it
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline:
-            if all(processes.state(p) in (None, "Z", "X") for p in processes.descendants(self.server_pid)):
+            if all(processes.state(p) in (None, "Z", "X") for p in doomed):
                 return
             time.sleep(0.001)
 
