@@ -249,5 +249,6 @@ def test_across_different_deals_a_process_may_remember(hostile, honest):
             assert record["faults"][0] == []
     finally:
         client.close()
-    assert sorted(r["remembered"] for r in _reports(client)) == [0, 0, 1]
+    remembered = sorted(r["remembered"] for r in _reports(client))  # (module list and files)
+    assert remembered[:2] == [0, 0] and remembered[2] > 0
     assert client.processes == 2
