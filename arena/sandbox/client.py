@@ -29,7 +29,6 @@ and every game process with the server, the init of their PID namespace).
 from __future__ import annotations
 
 import os
-import sys
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from arena.sandbox.botproc import LOG_CAP, BotProcess
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.pool import IdleProcesses
+from arena.sandbox.target import player_target
 from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
@@ -390,47 +390,6 @@ def read_answer(value, key: str) -> tuple[str, object, str]:
     if key not in value:
         return "malformed", None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
     return "ok", value[key], ""
-
-
-def player_target(spec) -> dict:
-    """How the host finds the player: its plugin's entry point, its factory by module path, else by name.
-
-    A third-party player (``spec.source``) is found through its plugin's entry
-    point, from the folder discovery found it in. The module path is used only
-    when the factory is a module-level object importable again by that path
-    (then its import root is added to the host's sys.path); otherwise the host
-    asks the built-in players by name.
-    """
-    player = {"name": spec.name}
-    source = getattr(spec, "source", None)
-    if source is not None:  # a third-party player: the host loads its plugin's entry point
-        player.update(plugin=spec.plugin, entry_point=source.entry_point)
-        return {"player": player, "path": source.path or None}
-    factory = spec.factory
-    module = getattr(factory, "__module__", None)
-    qualname = getattr(factory, "__qualname__", None)
-    if not module or not qualname or module == "__main__" or "<" in qualname:
-        return {"player": player}
-    obj = sys.modules.get(module)
-    for part in qualname.split("."):
-        obj = getattr(obj, part, None)
-    if obj is not factory:
-        return {"player": player}
-    player.update(module=module, qualname=qualname)
-    return {"player": player, "path": _import_root(sys.modules[module])}
-
-
-def _import_root(module) -> str | None:
-    """The sys.path entry module was imported from."""
-    path = getattr(module, "__file__", None)
-    if not path:
-        return None
-    path = os.path.abspath(path)
-    ups = module.__name__.count(".") + (os.path.basename(path) == "__init__.py")
-    root = os.path.dirname(path)
-    for _ in range(ups):
-        root = os.path.dirname(root)
-    return root
 
 
 def _log_section(proc: BotProcess) -> str:

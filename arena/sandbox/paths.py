@@ -61,7 +61,7 @@ def package_paths(module: str | None, folder: str | None = None) -> list[str]:
 
 
 def readable_paths(target: dict, *, forked: bool) -> list[str]:
-    """Every path a bot needs to read, for the player ``target`` (see client.player_target).
+    """Every path a bot needs to read, for the player ``target`` (see arena.sandbox.target.player_target).
 
     ``forked``: for the fork server's root (/proc and /dev come from there);
     else for Landlock (adds /proc/self and the devices).
