@@ -104,6 +104,7 @@ class ForkServer:
                 continue
             if message.get("ready") is True and self.server_pid is not None:
                 self.ready_info = message
+                self._freeze()
                 return "ok", "", cpu, wall
             return "crash", str(message.get("error") or f"unexpected {message}")[:500], cpu, wall
 
@@ -153,6 +154,21 @@ class ForkServer:
         if self.closed or self.server_pid is None or self.ready_info is None:
             return "the bot's server is not running"
         self.clear(keep)
+        self._thaw()
+        try:
+            return self._start_game(timeout, keep)
+        finally:
+            self._freeze()
+
+    def _freeze(self) -> None:
+        """Stop the server between game starts: bot code left in it (a timer, a signal
+        handler) can neither compute nor signal while games are played."""
+        _signal(self.server_pid, signal.SIGSTOP)
+
+    def _thaw(self) -> None:
+        _signal(self.server_pid, signal.SIGCONT)
+
+    def _start_game(self, timeout: float, keep: set[int]) -> BotProcess | str:
         opened: list[int] = []
         cmd_r, cmd_w = _pipe(opened)
         reply_r, reply_w = _pipe(opened)
@@ -268,8 +284,14 @@ def _env() -> dict[str, str]:
 
 
 def _kill(pid: int) -> None:
+    _signal(pid, signal.SIGKILL)
+
+
+def _signal(pid: int | None, sig: int) -> None:
+    if pid is None:
+        return
     try:
-        os.kill(pid, signal.SIGKILL)
+        os.kill(pid, sig)
     except OSError:
         pass
 

@@ -252,3 +252,35 @@ def test_across_different_deals_a_process_may_remember(hostile, honest):
     remembered = sorted(r["remembered"] for r in _reports(client))  # (module list and files)
     assert remembered[:2] == [0, 0] and remembered[2] > 0
     assert client.processes == 2
+
+
+@needs("forkserver")
+def test_the_fork_server_is_stopped_while_games_are_played(hostile, play):
+    """A timer with a CPU-burning handler armed at import: the server, stopped between game
+    starts, spends no CPU while its games are played."""
+    seen = []
+
+    def sample(client) -> None:
+        server = client._server.server_pid
+        first = _cpu_ticks(server)
+        time.sleep(0.3)
+        seen.append((_state(server), first, _cpu_ticks(server)))
+
+    table = play(hostile("timer"), before_close=sample)
+    assert table.faults() == [], table.details()
+    ((state, before, after),) = seen
+    assert state == "T" and after == before
+
+
+def _cpu_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _state(pid: int) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
