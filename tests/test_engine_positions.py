@@ -505,13 +505,13 @@ def test_takes_under_anticlockwise_go_the_other_way(position, play):
 
 
 # ----------------------------------------------- take_from and take_order
-FIRST = {"take_from": "first_trick"}
+TAKE_FIRST = {"take_from": "first_trick"}
 DEALER_LEFT = {"take_order": "dealer_left"}
 
 
 def test_take_from_first_trick_asks_before_trick_one(position, play):
     """take_from=first_trick: the take phase comes before trick 1 too, starting with the AS holder."""
-    g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S"], leader=0, first_trick_done=False, overrides=FIRST)
+    g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S"], leader=0, first_trick_done=False, overrides=TAKE_FIRST)
     assert (g.decision, g.current, g.tricks) == ("take", 0, 0)
     play(g, (0, False), (1, False), (2, False), (3, False))
     assert (g.decision, g.current) == ("play", 0) and [str(c) for c in g.legal_actions()] == ["AS"]
@@ -519,7 +519,7 @@ def test_take_from_first_trick_asks_before_trick_one(position, play):
 
 def test_take_from_first_trick_in_a_deal():
     """take_from=first_trick: a dealt game starts with take decisions, the AS holder asked first."""
-    g = Game.deal(Rules.preset("bhabho", **FIRST), 4, seed=5)
+    g = Game.deal(Rules.preset("bhabho", **TAKE_FIRST), 4, seed=5)
     assert g.decision == "take" and g.current == g.leader and g.hands[g.leader] >> int(card("AS")) & 1
     for _ in range(4):
         g.apply(False)
@@ -529,7 +529,7 @@ def test_take_from_first_trick_in_a_deal():
 def test_taking_the_ace_of_spades_holder_before_trick_one(position, play, hand_of):
     """take_from=first_trick: whoever takes the AS holder's cards holds AS and leads it in trick 1."""
     g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S 7S"], leader=0, first_trick_done=False,
-                 overrides=FIRST)
+                 overrides=TAKE_FIRST)
     play(g, (0, False), (1, False), (2, False), (3, True))
     assert g.out == [0] and "AS" in hand_of(g, 3)
     assert (g.decision, g.current) == ("play", 3) and [str(c) for c in g.legal_actions()] == ["AS"]
@@ -537,7 +537,7 @@ def test_taking_the_ace_of_spades_holder_before_trick_one(position, play, hand_o
 
 def test_take_before_trick_one_leaving_two_starts_trick_one(position, play):
     """take_from=first_trick: a take that leaves two players ends the asking; trick 1 starts with AS."""
-    g = position("bhabho", ["AS 2C", "4D", "5H"], leader=0, first_trick_done=False, overrides=FIRST)
+    g = position("bhabho", ["AS 2C", "4D", "5H"], leader=0, first_trick_done=False, overrides=TAKE_FIRST)
     play(g, (0, True))
     assert (g.decision, g.current) == ("play", 0) and [str(c) for c in g.legal_actions()] == ["AS"]
     assert kinds(g).count("take") == 1
@@ -546,7 +546,7 @@ def test_take_before_trick_one_leaving_two_starts_trick_one(position, play):
 def test_take_from_first_trick_still_asks_before_later_tricks(position, play):
     """take_from=first_trick: the asking before trick 2 on is unchanged."""
     g = position("bhabho", ["AS 2C", "3S 4D", "5S 6H", "7S 8C"], leader=0, first_trick_done=False,
-                 overrides=FIRST)
+                 overrides=TAKE_FIRST)
     play(g, False, False, False, False, "AS", "3S", "5S", "7S")
     assert (g.decision, g.current) == ("take", 0)
 
@@ -601,7 +601,7 @@ def test_take_order_dealer_left_skips_an_out_dealer(position, play):
 
 def test_take_order_dealer_left_record_replays(position, play):
     """A game with the new take options replays exactly from its record."""
-    g = position("bhabho", TAKE4, leader=3, overrides={**DEALER_LEFT, **FIRST})
+    g = position("bhabho", TAKE4, leader=3, overrides={**DEALER_LEFT, **TAKE_FIRST})
     play(g, (1, False), (2, True))
     g2 = Game.from_record(g.to_record())
     assert g2.events == g.events
