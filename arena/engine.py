@@ -184,7 +184,10 @@ class Game:
         self.leader = leader
         if first_trick:
             self.must_lead = _AS
-            self._start_play(leader)
+            if self._take and self.n_active >= 3 and self.rules.take_from == "first_trick":
+                self._ask_takes(leader)
+            else:
+                self._start_play(leader)
         else:
             self.must_lead = drawn
             self._next_trick(leader, drawn=drawn >= 0)
@@ -554,9 +557,7 @@ class Game:
         if not drawn:
             self.must_lead = -1
         if self._take and self.n_active >= 3:
-            self._asked = set()
-            self.decision = TAKE
-            self.cur = leader
+            self._ask_takes(leader)
             return
         if self._shootout and self.n_active == 2:
             self._start_trick()
@@ -565,7 +566,17 @@ class Game:
             self.decision = PLAY
             self.cur = leader
 
+    def _ask_takes(self, leader: int) -> None:
+        """Start the take phase: the first seat asked follows ``rules.take_order``."""
+        self._asked = set()
+        self.decision = TAKE
+        self.cur = leader if self.rules.take_order == "leader" else self.next_active(self.dealer)
+
     def _start_trick(self) -> None:
+        if self.first_trick:        # after takes before trick 1 (take_from="first_trick")
+            self.must_lead = _AS    # whoever holds AS now leads it
+            self._start_play(self._holder(_AS))
+            return
         leader = self.leader
         if self._shootout and self.n_active == 2:
             other = self.next_active(leader)

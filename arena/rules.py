@@ -24,6 +24,8 @@ CHOICES: dict[str, tuple] = {
     "drawn_cut_loses": (False, True),
     "trumps": (False, True),
     "neighbour_take": (False, True),
+    "take_from": ("second_trick", "first_trick"),
+    "take_order": ("leader", "dealer_left"),
     "direction": ("clockwise", "anticlockwise"),
     "decks": (1, 2),
     "deal": ("single", "piles"),
@@ -39,6 +41,8 @@ OPTION_HELP: dict[str, str] = {
     "drawn_cut_loses": "two players left: a cut on a drawn lead makes the leader lose",
     "trumps": "Donkey: the first card that cannot follow fixes the trump suit",
     "neighbour_take": "before each trick, players may take their left neighbour's cards",
+    "take_from": "neighbour_take: the first trick taking comes before ('second_trick' or 'first_trick')",
+    "take_order": "neighbour_take: who is asked first ('leader': the next leader; 'dealer_left': the dealer's left neighbour)",
     "direction": "play order",
     "decks": "packs shuffled together (2 for 7-8 players)",
     "deal": "'single' one card at a time; 'piles' one uncounted pile each",
@@ -61,6 +65,8 @@ class Rules:
     drawn_cut_loses: bool = False
     trumps: bool = False
     neighbour_take: bool = False
+    take_from: str = "second_trick"
+    take_order: str = "leader"
     direction: str = "clockwise"
     decks: int = 1
     deal: str = "single"

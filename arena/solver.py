@@ -25,7 +25,8 @@ that can be drawn. ``pass_if_3plus`` is ``draw`` with two players.
 Rules covered: every ``escape`` rule, ``shootout``, ``drawn_cut_loses`` and
 ``simultaneous``. Not covered (refused with :class:`SolverError`): two packs,
 trumps (Donkey), and the first trick (``first_trick_done`` must hold).
-``neighbour_take`` and ``direction`` do not matter with two players.
+``neighbour_take`` (with any ``take_from`` and ``take_order``) and ``direction``
+do not matter with two players: nobody is asked to take with fewer than three.
 """
 
 from __future__ import annotations

@@ -36,8 +36,10 @@ same moves on any machine; time is only a safety cap (``cap_ms``, 500 ms, or a
 quarter of ``view.time_left``). :class:`TimedSamplerBot` (not registered) is the anytime version: it
 stops within ``budget_ms`` of CPU time per decision (default 50 ms, a
 twentieth of the default decision limit of 1000 ms), or within a quarter of
-``view.time_left`` when the harness gives one. Trumps (Donkey) and two
-packs are left to the heuristic player.
+``view.time_left`` when the harness gives one. Trumps (Donkey), two
+packs and ``neighbour_take`` with ``take_from``/``take_order`` other than their defaults
+(which the playouts refuse, :func:`players.sampler_sim.check_rules`) are left to the
+heuristic player.
 """
 
 from __future__ import annotations
@@ -51,7 +53,16 @@ from arena.solver import Solver, SolverBudget
 
 from .heuristic import HeuristicBot
 from .opponents import infer
-from .sampler_sim import new_sim
+from .sampler_sim import UnsupportedRules, check_rules, new_sim
+
+def sim_supports(rules) -> bool:
+    """Whether the playout state implements ``rules`` (see :func:`players.sampler_sim.check_rules`)."""
+    try:
+        check_rules(rules)
+    except UnsupportedRules:
+        return False
+    return True
+
 
 FULL = (1 << PACK) - 1
 SUIT_BITS = tuple(0x1FFF << (13 * u) for u in range(4))
@@ -206,7 +217,7 @@ class SamplerBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rules = view.rules
-        if rules.trumps or rules.decks != 1:
+        if rules.trumps or rules.decks != 1 or not sim_supports(rules):
             return self.fallback.play(view)
         start = time.thread_time()
         budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)

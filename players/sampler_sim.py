@@ -327,6 +327,25 @@ class Sim:
             self.play(self.policy())
 
 
+class UnsupportedRules(ValueError):
+    """Rules the playout state does not implement (it would otherwise play other rules)."""
+
+
+def check_rules(rules) -> None:
+    """Refuse rules :class:`Sim` cannot play: the take options other than their defaults.
+
+    The playouts model no take decisions (nobody takes in them); ``take_from``
+    and ``take_order`` other than ``second_trick`` / ``leader`` are refused
+    rather than silently played as the defaults.
+    """
+    if not rules.neighbour_take:
+        return
+    bad = [f"{o}={getattr(rules, o)!r} (supported: {d!r})"
+           for o, d in (("take_from", "second_trick"), ("take_order", "leader")) if getattr(rules, o) != d]
+    if bad:
+        raise UnsupportedRules(f"the sampler's playouts do not support neighbour_take with {', '.join(bad)}")
+
+
 def new_sim(rules, players: int, hands: list[int], active: list[bool], out: list[int], pile: list[int],
             leader: int, cur: int, trick: list[tuple[int, int]], first: bool, must: int,
             drawn_lead: bool, rng, kinds=None) -> Sim:
@@ -335,6 +354,7 @@ def new_sim(rules, players: int, hands: list[int], active: list[bool], out: list
     ``kinds`` gives each seat's policy in :meth:`Sim.run` (``players.opponents``: heuristic,
     low, high, random); the heuristic policy at every seat by default.
     """
+    check_rules(rules)
     s = Sim.__new__(Sim)
     s.n = players
     s.kinds = tuple(kinds) if kinds is not None else (HEURISTIC,) * players

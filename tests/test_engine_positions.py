@@ -504,6 +504,109 @@ def test_takes_under_anticlockwise_go_the_other_way(position, play):
     assert g.out == [3] and g.current == 2
 
 
+# ----------------------------------------------- take_from and take_order
+TAKE_FIRST = {"take_from": "first_trick"}
+DEALER_LEFT = {"take_order": "dealer_left"}
+
+
+def test_take_from_first_trick_asks_before_trick_one(position, play):
+    """take_from=first_trick: the take phase comes before trick 1 too, starting with the AS holder."""
+    g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S"], leader=0, first_trick_done=False, overrides=TAKE_FIRST)
+    assert (g.decision, g.current, g.tricks) == ("take", 0, 0)
+    play(g, (0, False), (1, False), (2, False), (3, False))
+    assert (g.decision, g.current) == ("play", 0) and [str(c) for c in g.legal_actions()] == ["AS"]
+
+
+def test_take_from_first_trick_in_a_deal():
+    """take_from=first_trick: a dealt game starts with take decisions, the AS holder asked first."""
+    g = Game.deal(Rules.preset("bhabho", **TAKE_FIRST), 4, seed=5)
+    assert g.decision == "take" and g.current == g.leader and g.hands[g.leader] >> int(card("AS")) & 1
+    for _ in range(4):
+        g.apply(False)
+    assert g.decision == "play" and [str(c) for c in g.legal_actions()] == ["AS"]
+
+
+def test_taking_the_ace_of_spades_holder_before_trick_one(position, play, hand_of):
+    """take_from=first_trick: whoever takes the AS holder's cards holds AS and leads it in trick 1."""
+    g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S 7S"], leader=0, first_trick_done=False,
+                 overrides=TAKE_FIRST)
+    play(g, (0, False), (1, False), (2, False), (3, True))
+    assert g.out == [0] and "AS" in hand_of(g, 3)
+    assert (g.decision, g.current) == ("play", 3) and [str(c) for c in g.legal_actions()] == ["AS"]
+
+
+def test_take_before_trick_one_leaving_two_starts_trick_one(position, play):
+    """take_from=first_trick: a take that leaves two players ends the asking; trick 1 starts with AS."""
+    g = position("bhabho", ["AS 2C", "4D", "5H"], leader=0, first_trick_done=False, overrides=TAKE_FIRST)
+    play(g, (0, True))
+    assert (g.decision, g.current) == ("play", 0) and [str(c) for c in g.legal_actions()] == ["AS"]
+    assert kinds(g).count("take") == 1
+
+
+def test_take_from_first_trick_still_asks_before_later_tricks(position, play):
+    """take_from=first_trick: the asking before trick 2 on is unchanged."""
+    g = position("bhabho", ["AS 2C", "3S 4D", "5S 6H", "7S 8C"], leader=0, first_trick_done=False,
+                 overrides=TAKE_FIRST)
+    play(g, False, False, False, False, "AS", "3S", "5S", "7S")
+    assert (g.decision, g.current) == ("take", 0)
+
+
+def test_take_from_second_trick_is_the_default():
+    """take_from defaults to second_trick: no asking before trick 1 (test_no_takes_before_trick_one)."""
+    assert Rules.preset("bhabho").take_from == "second_trick"
+    assert Rules().take_order == "leader"
+
+
+def test_take_order_leader_starts_with_the_next_leader(position, play):
+    """take_order=leader (default): asking starts with the next leader, even when the dealer's neighbour differs."""
+    g = position("bhabho", TAKE4, leader=2)
+    assert g.dealer == 0 and (g.decision, g.current) == ("take", 2)
+    play(g, (2, False), (3, False), (0, False), (1, False))
+    assert (g.decision, g.current) == ("play", 2)
+
+
+def test_take_order_dealer_left_starts_after_the_dealer(position, play, hand_of):
+    """take_order=dealer_left: asking starts with the dealer's left neighbour (a position's dealer is seat 0)."""
+    g = position("bhabho", TAKE4, leader=3, overrides=DEALER_LEFT)
+    assert (g.decision, g.current) == ("take", 1)
+    play(g, (1, False), (2, True))
+    assert g.out == [3] and hand_of(g, 2) == {"5H", "6S"}
+    # seat 3 led, was taken: the lead passes to the next active player after it
+    play(g, (0, False))
+    assert (g.decision, g.current) == ("play", 0)
+
+
+def test_take_order_dealer_left_in_a_deal():
+    """take_order=dealer_left in a dealt game: the first seat asked is the one after the dealer, every trick."""
+    rules = Rules.preset("bhabho", take_order="dealer_left", take_from="first_trick")
+    for dealer in range(4):
+        g = Game.deal(rules, 4, seed=11, dealer=dealer)
+        assert (g.decision, g.current) == ("take", (dealer + 1) % 4)
+        for _ in range(4):
+            g.apply(False)
+        while g.decision == "play":
+            g.apply(g.legal_actions()[0])
+        if g.decision == "take":
+            assert g.current == g.next_active(dealer)
+
+
+def test_take_order_dealer_left_skips_an_out_dealer(position, play):
+    """take_order=dealer_left: with the dealer out, asking starts with the next active seat after it."""
+    g = position("bhabho", [[], "2C", "4D", "5H", "6S"], leader=3, out=[0], overrides=DEALER_LEFT)
+    assert g.current == 1
+    g2 = position("bhabho", [[], [], "4D", "5H", "6S"], leader=3, out=[0, 1],
+                  overrides={**DEALER_LEFT, "direction": "anticlockwise"})
+    assert g2.current == 4
+
+
+def test_take_order_dealer_left_record_replays(position, play):
+    """A game with the new take options replays exactly from its record."""
+    g = position("bhabho", TAKE4, leader=3, overrides={**DEALER_LEFT, **TAKE_FIRST})
+    play(g, (1, False), (2, True))
+    g2 = Game.from_record(g.to_record())
+    assert g2.events == g.events
+
+
 # -------------------------------------------------------------- direction
 def test_anticlockwise_play_order(position, play):
     """direction=anticlockwise: play goes 0, 3, 2, 1."""

@@ -61,6 +61,10 @@ VARIANTS = [
     dict(trumps=True, first_trick="normal", drawn_cut_loses=True),
     dict(neighbour_take=True, shootout=True, escape="pass_if_3plus", direction="anticlockwise"),
     dict(decks=2, trumps=True), dict(decks=2, neighbour_take=True, deal="piles"),
+    dict(neighbour_take=True, take_from="first_trick"),
+    dict(neighbour_take=True, take_order="dealer_left", direction="anticlockwise", escape="draw_next_hand"),
+    dict(neighbour_take=True, take_from="first_trick", take_order="dealer_left", first_trick="normal",
+         trumps=True),
 ]
 
 

@@ -83,6 +83,7 @@ def test_unknown_option_is_refused_naming_it():
     ("escape", "drwa"), ("first_trick", "fre"), ("simultaneous", "lowest_loses"), ("shootout", 1),
     ("trumps", "yes"), ("neighbour_take", None), ("direction", "left"), ("decks", 3), ("decks", 2.0),
     ("deal", "pile"), ("fault_policy", "kick"), ("drawn_cut_loses", 0),
+    ("take_from", "trick_1"), ("take_from", None), ("take_order", "dealer"), ("take_order", 0),
 ])
 def test_bad_option_value_is_refused_naming_option_allowed_and_given(option, value):
     """A bad value raises RulesError naming the option, the allowed values and the value given."""
