@@ -5,12 +5,14 @@ what it reads for the next game. Expect: the harness sees the server's second
 thread before any game data is sent and refuses (a start-up crash).
 """
 
+import sys
 import threading
 import time
 
 import arena
 
-threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+if sys.argv[0].endswith(("server.py", "host.py")):  # only in the bot's process, not the test's
+    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
 
 
 class Bot(arena.Bot):
