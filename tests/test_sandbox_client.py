@@ -30,6 +30,7 @@ from arena.referee import InProcessClient, play_game
 from arena.sandbox import botproc
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
+from arena.sandbox.processes import state
 from arena.sandbox.timing import Clock
 
 REGISTRY = load(autoload=False)
@@ -161,13 +162,6 @@ def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
     assert any(e["type"] == "draw" and e["card"] is None for e in events)  # others' draws hidden
 
 
-def _state(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return None
-
 
 def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients):
     """Deals 0, 1, 0, 1, 2: a process is frozen between games and woken only for a deal it
@@ -181,7 +175,7 @@ def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients):
     if client._forked:
         first, second = pids[0], pids[2]
         assert pids == [first, first, second, second, second] and first != second
-        assert _state(first) == "T"  # frozen while it waits: no thread of it runs
+        assert state(first) == "T"  # frozen while it waits: no thread of it runs
     else:
         assert len(set(pids)) == 5
     assert client.pids == list(dict.fromkeys(pids))

@@ -26,6 +26,7 @@ import arena
 from arena.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
 from arena.sandbox import pool
+from arena.sandbox.processes import state
 from arena.sandbox.limits import Limits
 
 CHECKOUT = Path(arena.__file__).resolve().parents[1]
@@ -264,12 +265,12 @@ def test_the_fork_server_is_stopped_while_games_are_played(hostile, play):
         server = client._server.server_pid
         first = _cpu_ticks(server)
         time.sleep(0.3)
-        seen.append((_state(server), first, _cpu_ticks(server)))
+        seen.append((state(server), first, _cpu_ticks(server)))
 
     table = play(hostile("timer"), before_close=sample)
     assert table.faults() == [], table.details()
-    ((state, before, after),) = seen
-    assert state == "T" and after == before
+    ((status, before, after),) = seen
+    assert status == "T" and after == before
 
 
 def _cpu_ticks(pid: int) -> int:
@@ -278,9 +279,3 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def _state(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return None
