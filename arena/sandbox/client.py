@@ -15,15 +15,16 @@ is judged here and never trusted:
   a fresh process started at once; it catches up on the seat's whole event
   history when it is next asked, so the game goes on.
 
-Every game gets a fresh process, so nothing a bot learns in one game (its
-memory, its files) reaches another: where the machine offers namespaces, a
-fork server (:mod:`arena.sandbox.server`) that has imported the bot clones one
-per game in well under a millisecond, and the harness checks it from outside
-(:mod:`arena.sandbox.audit`) before sending it anything; elsewhere a fresh
-interpreter is started for each game (its start-up overlaps the previous
-game). ``close`` kills everything. If the harness dies first, the kernel kills
-the bot (``PR_SET_PDEATHSIG`` on the keeper, the server dies with the keeper,
-and every game process with the server, the init of their PID namespace).
+No process ever plays two games of one deal: where the machine offers
+namespaces, a fork server (:mod:`arena.sandbox.server`) that has imported the
+bot clones game processes in a few milliseconds, the harness checks each from
+outside (:mod:`arena.sandbox.audit`) before sending it anything, and between
+games a process is frozen and woken only for a deal it never played
+(:mod:`arena.sandbox.pool`); elsewhere a fresh interpreter is started for each
+game (its start-up overlaps the previous game). ``close`` kills everything.
+If the harness dies first, the kernel kills the bot (``PR_SET_PDEATHSIG`` on
+the keeper, the server dies with the keeper, and every game process with the
+server, the init of their PID namespace).
 """
 
 from __future__ import annotations
