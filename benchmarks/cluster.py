@@ -36,7 +36,7 @@ PLAYERS = ["heuristic", "random", "low", "high"]
 
 
 def spec(deals: int, batch: int, sandbox: str):
-    from arena.config import spec_from_dict
+    from arena.tournament.spec import spec_from_dict
     return spec_from_dict({"name": "bench", "players": PLAYERS, "rules": ["getaway"], "table_sizes": [4],
                            "deals": deals, "batch": batch, "sandbox": sandbox, "seed": 1})
 
@@ -56,7 +56,7 @@ def cpu_seconds() -> float:
 
 def play(executor, tournament_spec, registry, root: Path) -> tuple[int, float, float]:
     """Games played, seconds and CPU seconds taken by one run of the event on ``executor``."""
-    from arena.tournament import Tournament
+    from arena.tournament.event import Tournament
     folder = Path(tempfile.mkdtemp(dir=root))
     t = Tournament.create(tournament_spec, folder, registry)
     cpu, start = cpu_seconds(), time.perf_counter()
@@ -65,16 +65,16 @@ def play(executor, tournament_spec, registry, root: Path) -> tuple[int, float, f
 
 
 def empty_payload(tournament_spec, registry) -> dict:
-    from arena.tournament import describe_players, player_names, schedule
-    from arena.seeds import Secret
-    from arena.worker import batch_payload
+    from arena.tournament.event import describe_players, player_names, schedule
+    from arena.game.seeds import Secret
+    from arena.tournament.worker import batch_payload
     players = describe_players(registry, player_names(schedule(tournament_spec)))
     return batch_payload(tournament_spec, [], players, Secret.generate())
 
 
 def warm_up(executor, tournament_spec, registry) -> None:
     """One empty batch on every worker slot: the pool or cluster is up and has imported the arena."""
-    from arena.worker import run_batch
+    from arena.tournament.worker import run_batch
     payload = empty_payload(tournament_spec, registry)
     for fut in [executor.submit(run_batch, payload) for _ in range(executor.workers)]:
         fut.result()
@@ -82,7 +82,7 @@ def warm_up(executor, tournament_spec, registry) -> None:
 
 def empty_batch_ms(executor, tournament_spec, registry, n: int = 100) -> tuple[float, float]:
     """Median round trip of an empty batch and mean CPU per empty batch, in ms."""
-    from arena.worker import run_batch
+    from arena.tournament.worker import run_batch
     payload = empty_payload(tournament_spec, registry)
     times = []
     cpu = cpu_seconds()
@@ -94,7 +94,7 @@ def empty_batch_ms(executor, tournament_spec, registry, n: int = 100) -> tuple[f
 
 
 def local_run(args, tournament_spec, registry, root):
-    from arena.executors import LocalExecutor
+    from arena.tournament.executors import LocalExecutor
     start = time.perf_counter()
     with LocalExecutor(2) as pool:
         warm_up(pool, tournament_spec, registry)
@@ -107,7 +107,7 @@ def local_run(args, tournament_spec, registry, root):
 def dask_run(workers: int, args, tournament_spec, registry, root):
     from distributed import LocalCluster
 
-    from arena.dask_backend import DaskExecutor
+    from arena.tournament.dask_backend import DaskExecutor
     start = time.perf_counter()
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=50) as cluster, \
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sandbox", default="auto", help="auto (built-ins in-process), always, never")
     parser.add_argument("--repeat", type=int, default=1, help="runs of the event per executor (best is shown)")
     args = parser.parse_args(argv)
-    from arena.plugins import load
+    from arena.plugins.registry import load
     registry = load()
     tournament_spec = spec(args.deals, args.batch, args.sandbox)
     load1 = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

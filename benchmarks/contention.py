@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import arena  # noqa: E402
 from arena import PlayerSpec, Rules  # noqa: E402
-from arena.config import LimitsSpec  # noqa: E402
-from arena.plugins import load  # noqa: E402
-from arena.referee import InProcessClient, play_game  # noqa: E402
+from arena.tournament.spec import LimitsSpec  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
+from arena.bots.referee import InProcessClient, play_game  # noqa: E402
 from arena.sandbox.client import SandboxClient  # noqa: E402
 
 SPIN_MS = float(os.environ.get("ARENA_SPIN_MS", "600"))

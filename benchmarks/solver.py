@@ -12,8 +12,8 @@ import sys
 import time
 
 from arena import Game, Rules
-from arena.solver import Solver, SolverBudget
-from arena.solver_check import check_seed002
+from arena.game.solver import Solver, SolverBudget
+from arena.research.solver_check import check_seed002
 from players.heuristic import HeuristicBot
 from players.sampler import SamplerBot
 
@@ -81,7 +81,7 @@ def versus_heuristics(deals: int, first: int = 0, seed: int = 6, preset: str = "
     deal is the same game and a heuristic player in the sampler's seat loses
     exactly one game in four. The sampler's Bhabhi rate is compared with that 25%.
     """
-    from arena.ratings import wilson
+    from arena.results.ratings import wilson
     rules = Rules.preset(preset)
     lost = games = 0
     wall = time.perf_counter()

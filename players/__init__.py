@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from arena.plugins import PlayerSpec, hookimpl
+from arena.plugins.registry import PlayerSpec, hookimpl
 
-from .heuristic import HeuristicBot
-from .sampler import SamplerBot
-from .simple import HighBot, LowBot, RandomBot
+from players.heuristic import HeuristicBot
+from players.sampler import SamplerBot
+from players.simple import HighBot, LowBot, RandomBot
 
 
 @hookimpl

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from arena import Bot
-from arena.cards import Card
+from arena.game.cards import Card
 
 
 def _key(c: Card):

@@ -30,7 +30,7 @@ took cards since: the sampler deals its worlds with that, as with known voids.
 
 from __future__ import annotations
 
-from arena.cards import parse_card
+from arena.game.cards import parse_card
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
@@ -260,8 +260,8 @@ def reference_games(count: int, seed: int):
 
     from arena import Game, Rules
 
-    from .heuristic import HeuristicBot
-    from .simple import HighBot, LowBot, RandomBot
+    from players.heuristic import HeuristicBot
+    from players.simple import HighBot, LowBot, RandomBot
     bots_by_name = dict(zip(NAMES, (HeuristicBot, LowBot, HighBot, RandomBot)))
     rules = Rules.preset("getaway")
     for g in range(count):

@@ -24,7 +24,7 @@ scores lower by more than ``GATE_Z`` standard errors of the paired difference
 decide many moves).
 
 With two players left the game is one of perfect information (one pack): it
-asks the exact solver (:mod:`arena.solver`) for the best cards within part of
+asks the exact solver (:mod:`arena.game.solver`) for the best cards within part of
 its budget, keeping the solver's memo for the rest of the game; if the solver
 runs out of time it falls back to playouts. Among cards the solver rates
 equal it picks by playouts too (a lost position against perfect play may
@@ -48,12 +48,12 @@ import random
 import time
 
 from arena import Bot
-from arena.cards import CARDS, PACK, bit_list
-from arena.solver import Solver, SolverBudget
+from arena.game.cards import CARDS, PACK, bit_list
+from arena.game.solver import Solver, SolverBudget
 
-from .heuristic import HeuristicBot
-from .opponents import infer
-from .sampler_sim import UnsupportedRules, check_rules, new_sim
+from players.heuristic import HeuristicBot
+from players.opponents import infer
+from players.sampler_sim import UnsupportedRules, check_rules, new_sim
 
 def sim_supports(rules) -> bool:
     """Whether the playout state implements ``rules`` (see :func:`players.sampler_sim.check_rules`)."""

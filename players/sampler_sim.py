@@ -14,7 +14,7 @@ shortest suit. In a sampled world the voids are the sampled hands' voids.
 
 from __future__ import annotations
 
-from .opponents import HEURISTIC, LOW, RANDOM
+from players.opponents import HEURISTIC, LOW, RANDOM
 
 SM = tuple(0x1FFF << (13 * s) for s in range(4))
 PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3

@@ -8,11 +8,11 @@ import textwrap
 
 import pytest
 
-import arena.cli
+import arena.cli.app
 from arena import Game, Rules
-from arena.cards import PACK, SUIT_MASK
-from arena.plugins import DISABLE_ENV, ENTRY_POINT_GROUP
-from arena.seeds import Secret, user_secret_path, write_secret
+from arena.game.cards import PACK, SUIT_MASK
+from arena.plugins.registry import DISABLE_ENV, ENTRY_POINT_GROUP
+from arena.game.seeds import Secret, user_secret_path, write_secret
 
 PLUGIN_HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
 
@@ -181,7 +181,7 @@ def fake_plugins(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
     def add(name: str, source: str | None, version: str | None = "1.0"):
         module = "fakeplug_" + name.replace("-", "_")

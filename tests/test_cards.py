@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from arena import ACE_OF_SPADES, CARDS, Card, CardError, card, parse_card, parse_cards
-from arena.cards import SUIT_MASK, cards_of, deck, mask_of, sort_hand
+from arena.game.cards import SUIT_MASK, cards_of, deck, mask_of, sort_hand
 
 
 def test_every_card_round_trips_through_its_text():
@@ -101,7 +101,7 @@ def test_held_order_is_the_sorted_hand_for_one_and_two_packs():
     """tables.held_order (the views' fast path) orders a mask exactly as sort_hand does."""
     import random
 
-    from arena.tables import held_order
+    from arena.game.tables import held_order
     rng = random.Random(11)
     masks = [0, (1 << 52) - 1, (1 << 104) - 1] + [rng.getrandbits(52) for _ in range(300)]
     masks += [rng.getrandbits(104) & rng.getrandbits(104) for _ in range(300)]

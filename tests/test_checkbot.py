@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from broken_bot.results import registry_with_broken
 
-from arena.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
-from arena.rules import PRESETS
+from arena.plugins.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
+from arena.game.rules import PRESETS
 
 TESTS = Path(__file__).parent
 _CHILD = """
 import json, sys
-from arena.checkbot import check_bot
-from arena.config import LimitsSpec
+from arena.plugins.checkbot import check_bot
+from arena.tournament.spec import LimitsSpec
 from broken_bot.results import registry_with_broken
 args = json.loads(sys.argv[1])
 limits = LimitsSpec(**args.pop("limits", {}))

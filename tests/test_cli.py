@@ -1,6 +1,6 @@
 """The `arena` command line: every command, and every documented error as one line on stderr.
 
-Commands run through :func:`arena.cli.main` (what the console script calls) with
+Commands run through :func:`arena.cli.app.main` (what the console script calls) with
 capsys; `--help` goes through typer's CliRunner. Third-party plugins are not
 loaded here, so the tables hold the built-in players only.
 """
@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.cli
+import arena.cli.app
 from arena import Game
-from arena.cli import app, main
-from arena.plugins import DISABLE_ENV
-from arena.rules import OPTIONS, PRESETS
+from arena.cli.app import app, main
+from arena.plugins.registry import DISABLE_ENV
+from arena.game.rules import OPTIONS, PRESETS
 
 BUILTIN = ("heuristic", "high", "low", "random", "sampler")
 
@@ -28,7 +28,7 @@ BUILTIN = ("heuristic", "high", "low", "random", "sampler")
 def builtin_players_only(monkeypatch):
     """Built-in players only, and a registry loaded afresh by each test."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -1,6 +1,6 @@
 """The tournament commands of `arena`: run, resume, status, ratings, replay, and their one-line errors.
 
-Commands run through :func:`arena.cli.main` with capsys, with the built-in
+Commands run through :func:`arena.cli.app.main` with capsys, with the built-in
 players only, serially (``--jobs 1``) unless a test is about the pool.
 """
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.cli
+import arena.cli.app
 from arena import Game
-from arena.cli import app, main
-from arena.plugins import DISABLE_ENV
+from arena.cli.app import app, main
+from arena.plugins.registry import DISABLE_ENV
 
 QUICK = """# a small test event
 name = "tiny"
@@ -32,7 +32,7 @@ TINY_GAMES = 2 * (3 + 4)  # two rule sets; one 3-seat table, one 4-seat table (r
 def builtin_players_only(monkeypatch):
     """Built-in players only, and a registry loaded afresh by each test."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -65,7 +65,7 @@ def done(tmp_path_factory) -> Path:
     (root / "tiny.toml").write_text(QUICK)
     mp = pytest.MonkeyPatch()
     mp.setenv(DISABLE_ENV, "1")
-    mp.setattr(arena.cli, "_REGISTRY", None)
+    mp.setattr(arena.cli.app, "_REGISTRY", None)
     try:
         assert main(["tournament", "run", str(root / "tiny.toml"), "--results", str(root), "-q", "--jobs", "1"]) == 0
     finally:

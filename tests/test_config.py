@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import ConfigError, LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
-from arena.errors import ArenaError
-from arena.plugins import load
-from arena.rules import Rules
-from arena.tournament import Tournament
+from arena.tournament.spec import ConfigError, LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
+from arena.game.errors import ArenaError
+from arena.plugins.registry import load
+from arena.game.rules import Rules
+from arena.tournament.event import Tournament
 
 FULL = """
 name = "full"

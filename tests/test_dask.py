@@ -13,15 +13,15 @@ pytest.importorskip("distributed", reason="dask.distributed is not installed: pi
 
 from distributed import Client, LocalCluster  # noqa: E402
 
-from arena.config import spec_from_dict  # noqa: E402
-from arena.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor  # noqa: E402
-from arena.executors import LocalExecutor  # noqa: E402
-from arena.plugins import load  # noqa: E402
-from arena.standings import head_to_head_text, ratings_text  # noqa: E402
-from arena.seeds import Secret  # noqa: E402
-from arena.store import Store  # noqa: E402
-from arena.tournament import Tournament  # noqa: E402
-from arena.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
+from arena.tournament.spec import spec_from_dict  # noqa: E402
+from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor  # noqa: E402
+from arena.tournament.executors import LocalExecutor  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
+from arena.results.standings import head_to_head_text, ratings_text  # noqa: E402
+from arena.game.seeds import Secret  # noqa: E402
+from arena.results.store import Store  # noqa: E402
+from arena.tournament.event import Tournament  # noqa: E402
+from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
 
 PLAYERS = ["heuristic", "random", "low", "high"]
 SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "seed": 7}
@@ -244,9 +244,9 @@ def test_player_mismatch_refused_naming_player_and_worker(tmp_path, registry, cl
 
 def test_arena_mismatch_refused_at_start(client, monkeypatch):
     """Workers whose arena differs from the coordinator's are named before any batch is sent."""
-    import arena.dask_backend
-    arena.dask_backend._local_fingerprint()
-    monkeypatch.setitem(arena.dask_backend._FINGERPRINT, "code_hash", "ffffffffffffffff")
+    import arena.tournament.dask_backend
+    arena.tournament.dask_backend._local_fingerprint()
+    monkeypatch.setitem(arena.tournament.dask_backend._FINGERPRINT, "code_hash", "ffffffffffffffff")
     with pytest.raises(WorkerMismatch, match=r"^worker tcp://127.0.0.1:\d+ runs arena .*coordinator runs arena"):
         DaskExecutor(client)
     assert client.status == "running"
@@ -262,14 +262,14 @@ def test_arena_mismatch_refused(client):
 
 def test_cli_reports_a_mismatch_as_one_line(tmp_path, monkeypatch, capsys, cluster):
     """`arena tournament run --backend dask` turns a refusal into one stderr line and exit code 2."""
-    import arena.tournament
-    from arena.cli import main
-    real = arena.tournament.describe_players
+    import arena.tournament.event
+    from arena.cli.app import main
+    real = arena.tournament.event.describe_players
 
     def wrong_hash(registry, names):
         return [dict(p, code_hash="0" * 16) if p["name"] == "high" else p for p in real(registry, names)]
 
-    monkeypatch.setattr(arena.tournament, "describe_players", wrong_hash)
+    monkeypatch.setattr(arena.tournament.event, "describe_players", wrong_hash)
     code = main(["tournament", "run", "--players", ",".join(PLAYERS), "--deals", "1", "--quiet",
                  "--results", str(tmp_path), "--backend", "dask", "--scheduler", cluster.scheduler_address])
     err = capsys.readouterr().err.strip().splitlines()
@@ -287,7 +287,7 @@ def test_unreachable_scheduler_is_one_clear_error():
 
 def test_workers_know_their_name_and_close_clients_on_teardown(client, monkeypatch):
     """The worker plugin names each worker by address and closes its cached clients when it stops."""
-    import arena.worker
+    import arena.tournament.worker
     with DaskExecutor(client):
         names = client.run(_worker_name)
     assert sorted(names) == sorted(client.scheduler_info()["workers"])
@@ -299,9 +299,9 @@ def test_workers_know_their_name_and_close_clients_on_teardown(client, monkeypat
         def close(self):
             closed.append(self)
 
-    monkeypatch.setitem(arena.worker._STATE, "clients", {1: {"a": Fake()}, 2: {"b": Fake()}})
+    monkeypatch.setitem(arena.tournament.worker._STATE, "clients", {1: {"a": Fake()}, 2: {"b": Fake()}})
     ArenaWorkerPlugin().teardown(None)
-    assert len(closed) == 2 and "clients" not in arena.worker._STATE
+    assert len(closed) == 2 and "clients" not in arena.tournament.worker._STATE
 
 
 class _Task:
@@ -323,7 +323,7 @@ def test_every_task_outcome_reaches_the_future():
     """Results (also ones lost with a worker and computed again), refusals, errors and cancellations."""
     from concurrent.futures import CancelledError, Future
 
-    from arena.dask_backend import _deliver
+    from arena.tournament.dask_backend import _deliver
 
     def deliver(status, outcome):
         fut = Future()
@@ -339,5 +339,5 @@ def test_every_task_outcome_reaches_the_future():
 
 
 def _worker_name() -> str:
-    from arena.worker import worker_name
+    from arena.tournament.worker import worker_name
     return worker_name()

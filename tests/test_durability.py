@@ -26,14 +26,14 @@ from pathlib import Path
 
 import pytest
 
-import arena.cli
-from arena.cli import main
-from arena.config import spec_from_dict
-from arena.executors import SerialExecutor
-from arena.plugins import DISABLE_ENV, load
-from arena.standings import ratings_text
-from arena.store import DB_NAME, Store, StoreError
-from arena.tournament import Tournament
+import arena.cli.app
+from arena.cli.app import main
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.executors import SerialExecutor
+from arena.plugins.registry import DISABLE_ENV, load
+from arena.results.standings import ratings_text
+from arena.results.store import DB_NAME, Store, StoreError
+from arena.tournament.event import Tournament
 
 SPEC = {"name": "tiny", "seed": 3, "rules": ["getaway"], "players": ["heuristic", "low", "high"],
         "table_sizes": [3, 4], "house": ["random"], "deals": 2}
@@ -45,7 +45,7 @@ TOML = "\n".join(f"{k} = {json.dumps(v)}" for k, v in SPEC.items()) + "\n"
 def builtin_players_only(monkeypatch):
     """Built-in players only, and the CLI's registry loaded afresh by each test."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +231,7 @@ def test_new_folder_is_told_apart_from_an_emptied_file(tmp_path):
 
 def test_creation_keeps_a_database_another_process_made_first(tmp_path):
     """Two runs creating one folder at once: the database linked first is kept, never replaced."""
-    from arena.store import create_database
+    from arena.results.store import create_database
     create_database(tmp_path / "f" / DB_NAME, {"spec": {"name": "first"}})
     create_database(tmp_path / "f" / DB_NAME, {"spec": {"name": "second"}})
     with Store(tmp_path / "f") as store:
@@ -382,7 +382,7 @@ def test_cannot_open(capsys, reference, tmp_path, faults):
 
 def test_storage_errors_known_by_name_or_text(tmp_path):
     """SQLite's failures a user can cause become StoreErrors naming the file; a bug's error is left alone."""
-    from arena.store_check import storage_error
+    from arena.results.store_check import storage_error
     path = tmp_path / "r" / DB_NAME
     cases = {"database or disk is full": "the disk is full", "attempt to write a readonly database": "read-only",
              "unable to open database file": "cannot open", "database disk image is malformed": "is damaged",

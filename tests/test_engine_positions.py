@@ -5,7 +5,7 @@ import random
 import pytest
 
 from arena import Game, IllegalAction, PositionError, Rules, card
-from arena.cards import PACK
+from arena.game.cards import PACK
 
 
 def last(game, kind):
@@ -692,7 +692,7 @@ def test_single_deal_is_one_card_at_a_time_from_the_seeded_shuffle():
 
 def test_the_engines_shuffle_is_random_shuffle():
     """The engine's inlined Fisher-Yates gives exactly ``random.Random(seed).shuffle``'s permutation."""
-    from arena.engine import _shuffle
+    from arena.game.engine import _shuffle
     for seed in range(500):
         for size in (PACK, 2 * PACK, 5):
             expected, mine = list(range(size)), list(range(size))

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena import PRESETS, Game, Rules
-from arena.rules import CHOICES
+from arena.game.rules import CHOICES
 
 GAMES_PER_TABLE = 200
 PRESET_TABLES = [(name, n) for name, rules in PRESETS.items()

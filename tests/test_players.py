@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from arena import Bot, Game, PlayerSpec, Rules
-from arena.plugins import load
-from arena.referee import InProcessClient, play_game
-from arena.seeds import open_bot_seed as bot_seed
-from arena.rules import PRESETS
+from arena.plugins.registry import load
+from arena.bots.referee import InProcessClient, play_game
+from arena.game.seeds import open_bot_seed as bot_seed
+from arena.game.rules import PRESETS
 from players.heuristic import HeuristicBot
 from players.simple import HighBot, LowBot, RandomBot
 

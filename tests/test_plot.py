@@ -9,7 +9,7 @@ import pytest
 from broken_bot.results import PLAYERS, make_results
 from matplotlib.collections import PolyCollection
 
-from arena.plot import (
+from arena.results.plot import (
     MAX_POINTS,
     Rate,
     bhabhi_figure,
@@ -21,9 +21,9 @@ from arena.plot import (
     svg_data_uri,
     svg_text,
 )
-from arena.ratings import HistoryPoint
-from arena.report_games import ReportError
-from arena.store import Store
+from arena.results.ratings import HistoryPoint
+from arena.results.report_games import ReportError
+from arena.results.store import Store
 
 
 @pytest.fixture(scope="module")

@@ -24,18 +24,19 @@ from pathlib import Path
 
 import pytest
 
-import arena.cli
+import arena.cli.app
 from arena import Bot, Game, PlayerSpec, PluginError, Rules
-from arena import discovery, plugins
-from arena.plugins import DISABLE_ENV, load
-from arena.referee import InProcessClient, play_game
-from arena.rules import PRESETS
+from arena.plugins import discovery
+from arena.plugins import registry as plugins
+from arena.plugins.registry import DISABLE_ENV, load
+from arena.bots.referee import InProcessClient, play_game
+from arena.game.rules import PRESETS
 from arena.sandbox.client import SandboxClient
-from arena.scaffold import new_bot
+from arena.plugins.scaffold import new_bot
 
 EXAMPLE = Path(__file__).parent / "example_plugin"
 RUN_ARENA = ("import site, sys; site.addsitedir(sys.argv.pop(1)); "
-             "from arena.cli import main; sys.exit(main(sys.argv[1:]))")
+             "from arena.cli.app import main; sys.exit(main(sys.argv[1:]))")
 
 
 # ------------------------------------------------------------------ helpers
@@ -103,14 +104,14 @@ def with_example(example_site, monkeypatch):
     """The installed example plugin on sys.path for this test only, with a fresh CLI registry."""
     monkeypatch.syspath_prepend(str(example_site))
     monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
     yield example_site
     assert "arena_example" not in sys.modules  # the harness never imports a third-party plugin
 
 
 def test_installed_plugin_listed_with_version_and_plugin(with_example, capsys):
     """`arena players` lists the installed plugin's bot with its plugin name, version and description."""
-    assert arena.cli.main(["players"]) == 0
+    assert arena.cli.app.main(["players"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     row = player_rows(out)["example-ducker"]
@@ -123,9 +124,9 @@ def test_installed_plugin_plays_a_game_sandboxed(with_example, capsys):
     """`arena play` seats the installed bot in its sandbox; the game is legal and replays; the text form names it."""
     seats = ["example-ducker", "random", "low", "high"]
     args = ["play", "--seats", ",".join(seats), "--seed", "3"]
-    assert arena.cli.main([*args, "--json"]) == 0
+    assert arena.cli.app.main([*args, "--json"]) == 0
     check_legal_record(json.loads(capsys.readouterr().out), seats)
-    assert arena.cli.main(args) == 0
+    assert arena.cli.app.main(args) == 0
     out = capsys.readouterr().out
     assert "example-ducker[0]" in out and "Bhabhi:" in out
 
@@ -134,7 +135,7 @@ def test_installed_plugin_plays_a_game_sandboxed(with_example, capsys):
                                      ["check-bot", "example-ducker", "--rules", "getaway", "--table-sizes", "3"]])
 def test_installed_plugin_in_process_is_refused(with_example, capsys, command):
     """`--in-process` with a third-party player (`arena play`, `arena check-bot`): one error line, no game."""
-    assert arena.cli.main([*command, "--in-process"]) == 2
+    assert arena.cli.app.main([*command, "--in-process"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1
     assert err.startswith("error: player 'example-ducker' comes from the third-party plugin arena-example")
@@ -255,7 +256,7 @@ def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
         registry.get("twin")
     assert "twin" not in registry.players
     assert registry.get("solo").plugin == "alpha" and registry.get("solo").description == "alpha's own"
-    assert arena.cli.main(["play", "--seats", "solo,random,low", "--json"]) == 0
+    assert arena.cli.app.main(["play", "--seats", "solo,random,low", "--json"]) == 0
     out, err = capsys.readouterr()
     check_legal_record(json.loads(out), ["solo", "random", "low"])
     assert err.startswith("warning: plugin beta:")
@@ -269,7 +270,7 @@ def test_duplicate_name_in_cli_is_one_error_line(fake_plugins, capsys):
             def arena_players():
                 return [PlayerSpec("twin", LowBot)]
         """)
-    assert arena.cli.main(["play", "--seats", "twin,random,low"]) == 2
+    assert arena.cli.app.main(["play", "--seats", "twin,random,low"]) == 2
     out, err = capsys.readouterr()
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "alpha" in errors[0] and "beta" in errors[0]
@@ -309,7 +310,7 @@ def test_plugin_raising_on_import_is_reported_and_others_load(fake_plugins):
 def test_plugin_import_error_is_a_warning_in_cli(fake_plugins, capsys):
     """The CLI prints a broken plugin as one warning line and carries on."""
     fake_plugins("broken", "raise RuntimeError('boom at import')\n")
-    assert arena.cli.main(["players"]) == 0
+    assert arena.cli.app.main(["players"]) == 0
     out, err = capsys.readouterr()
     assert err.splitlines() == ["warning: plugin broken: failed to load: RuntimeError: boom at import"]
     assert "heuristic" in player_rows(out)
@@ -369,7 +370,7 @@ def test_factory_that_raises_or_returns_no_bot(fake_plugins, capsys):
     registry = load()
     assert registry.problems == []
     for name, why in (("grumpy", "ValueError: no seed for me"), ("hollow", "expected an arena.Bot")):
-        assert arena.cli.main(["play", "--seats", f"{name},low,high", "--json"]) == 0
+        assert arena.cli.app.main(["play", "--seats", f"{name},low,high", "--json"]) == 0
         record = json.loads(capsys.readouterr().out)
         assert record["faults"][0] and all(f["kind"] == "crash" for f in record["faults"][0])
         assert why in record["faults"][0][0]["detail"]
@@ -460,9 +461,9 @@ def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, restore_p
         def arena_players():
             return [PlayerSpec("both-bot", LowBot)]
     """)
-    assert arena.cli.main(["variants"]) == 0
+    assert arena.cli.app.main(["variants"]) == 0
     assert "both-pass" in capsys.readouterr().out
-    assert arena.cli.main(["play", "--rules", "both-pass", "--seats", "both-bot,low,high", "--json"]) == 0
+    assert arena.cli.app.main(["play", "--rules", "both-pass", "--seats", "both-bot,low,high", "--json"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["rules"]["name"] == "both-pass" and record["faults"][0] == []
 
@@ -478,7 +479,7 @@ def test_game_finished_observer_of_a_third_party_plugin_is_not_called(fake_plugi
     registry = load()
     assert [(p.plugin, p.message) for p in registry.problems] == [("watcher", plugins.OBSERVER_IGNORED)]
     assert registry.notify_game_finished({"seed": 42}) == []
-    assert arena.cli.main(["play", "--seats", "random,low,high"]) == 0
+    assert arena.cli.app.main(["play", "--seats", "random,low,high"]) == 0
     err = capsys.readouterr().err
     assert err.splitlines() == [f"warning: plugin watcher: {plugins.OBSERVER_IGNORED}"]
     assert not marker.exists() and "fakeplug_watcher" not in sys.modules

@@ -1,4 +1,4 @@
-"""Tests for arena.ratings: TrueSkill in game order and the table statistics."""
+"""Tests for arena.results.ratings: TrueSkill in game order and the table statistics."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.errors import ArenaError
-from arena.ratings import (
+from arena.game.errors import ArenaError
+from arena.results.ratings import (
     FAULT_KINDS,
     Outcome,
     RatingParams,

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from arena import Game, ReplayError, Rules
-from arena.cards import PACK
+from arena.game.cards import PACK
 
 
 def finished(preset="getaway", players=4, seed=11, **overrides):

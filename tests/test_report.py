@@ -18,12 +18,12 @@ import pytest
 from broken_bot.results import PLAYERS, make_results
 
 from arena import Bot, PlayerSpec, Rules
-from arena.engine import Game
-from arena.plugins import load
-from arena.referee import InProcessClient, play_game
-from arena.report import ReportError, report, report_html
-from arena.report_games import apply_recorded, pick_games, replay_steps, start_game
-from arena.store import Store, StoreError
+from arena.game.engine import Game
+from arena.plugins.registry import load
+from arena.bots.referee import InProcessClient, play_game
+from arena.results.report import ReportError, report, report_html
+from arena.results.report_games import apply_recorded, pick_games, replay_steps, start_game
+from arena.results.store import Store, StoreError
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -3,7 +3,7 @@
 import pytest
 
 from arena import PRESETS, ArenaError, Game, Rules, RulesError
-from arena.rules import CHOICES, OPTIONS
+from arena.game.rules import CHOICES, OPTIONS
 
 PRESET_TABLE = {
     # preset: (seats, first_trick, escape, simultaneous, shootout, drawn_cut_loses, trumps, neighbour_take, decks)

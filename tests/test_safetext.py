@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.safetext import printable
+from arena.bots.safetext import printable
 
 
 @pytest.mark.parametrize("text, shown", [

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from arena import Game, Rules
-from arena.cards import CARDS
-from arena.solver import Solver
+from arena.game.cards import CARDS
+from arena.game.solver import Solver
 from players.sampler import Knowledge, SamplerBot, TimedSamplerBot
 from players.sampler_sim import new_sim
 

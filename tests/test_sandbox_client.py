@@ -24,9 +24,9 @@ import sandbox_bots
 from sandbox_bots import broken, slow_import
 
 from arena import Game, PlayerSpec, Rules
-from arena.config import LimitsSpec
-from arena.plugins import load
-from arena.referee import InProcessClient, play_game
+from arena.tournament.spec import LimitsSpec
+from arena.plugins.registry import load
+from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox import botproc
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
@@ -355,7 +355,7 @@ def test_the_bot_dies_with_its_harness(tmp_path):
     script = textwrap.dedent(f"""
         import os, sys, time
         sys.path.insert(0, {str(Path(__file__).parent)!r})
-        from arena.plugins import load
+        from arena.plugins.registry import load
         from arena.sandbox.client import SandboxClient
         client = SandboxClient(load(autoload=False).get("random"))
         assert client.ping().status == "ok"

@@ -13,8 +13,8 @@ import tomllib
 import pytest
 
 from arena import Bot, Game, PlayerSpec, Rules
-from arena.rules import PRESETS
-from arena.scaffold import ScaffoldError, new_bot
+from arena.game.rules import PRESETS
+from arena.plugins.scaffold import ScaffoldError, new_bot
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_writes_every_file(tmp_path):
 
 
 def test_pyproject_declares_the_entry_point(tmp_path):
-    """The entry point in group arena.plugins maps the bot name to its module."""
+    """The entry point in group arena.plugins.registry maps the bot name to its module."""
     meta = tomllib.loads((new_bot("scaf-two", tmp_path) / "pyproject.toml").read_text())
     assert meta["project"]["name"] == "arena-bot-scaf-two"
     assert meta["project"]["entry-points"]["arena.plugins"] == {"scaf-two": "scaf_two"}

@@ -1,4 +1,4 @@
-"""Tests for arena.schedule: tournament formats, counts, balance, seeds."""
+"""Tests for arena.tournament.schedule: tournament formats, counts, balance, seeds."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.errors import ArenaError
-from arena.schedule import (
+from arena.game.errors import ArenaError
+from arena.tournament.schedule import (
     FORMATS,
     GameSpec,
     ScheduleError,
     make_format,
 )
-from arena.seeds import Secret, derive_seed
+from arena.game.seeds import Secret, derive_seed
 
 NAMES = [f"p{i:02d}" for i in range(20)]
 

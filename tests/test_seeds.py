@@ -18,17 +18,17 @@ from pathlib import Path
 
 import pytest
 
-import arena.worker
+import arena.tournament.worker
 from arena import Bot, Game, PlayerSpec, Rules
-from arena.config import spec_from_dict
-from arena.executors import SerialExecutor
-from arena.plugins import load
-from arena.referee import InProcessClient, play_game
-from arena.runner import play_one
-from arena.seeds import (SECRET_FILE, Secret, SeedError, bot_seed, derive_seed, open_bot_seed, play_seeds,
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.executors import SerialExecutor
+from arena.plugins.registry import load
+from arena.bots.referee import InProcessClient, play_game
+from arena.plugins.runner import play_one
+from arena.game.seeds import (SECRET_FILE, Secret, SeedError, bot_seed, derive_seed, open_bot_seed, play_seeds,
                          read_secret, user_secret, user_secret_path, write_secret)
-from arena.store import DB_NAME, Store
-from arena.tournament import Tournament, TournamentError, schedule
+from arena.results.store import DB_NAME, Store
+from arena.tournament.event import Tournament, TournamentError, schedule
 
 SEARCH = range(10_001)
 SPEC = {"name": "spied", "seed": 3, "players": ["spy", "random", "low", "high"], "table_sizes": [3, 4],
@@ -70,8 +70,8 @@ def spy_registry(monkeypatch):
     SpyBot.FOUND.clear()
     reg = load(autoload=False)
     reg.players["spy"] = PlayerSpec("spy", SpyBot, "searches for its deal", "0", "tests")
-    monkeypatch.setitem(arena.worker._STATE, "registry", reg)
-    monkeypatch.setitem(arena.worker._STATE, "installed", {})
+    monkeypatch.setitem(arena.tournament.worker._STATE, "registry", reg)
+    monkeypatch.setitem(arena.tournament.worker._STATE, "installed", {})
     return reg
 
 
@@ -222,7 +222,7 @@ def test_tournament_secret_is_kept_and_checked(tmp_path):
 
 def test_cli_secret_from(tmp_path, capsys):
     """`arena tournament run --secret-from FOLDER` replays another folder's games; `arena play` takes one too."""
-    from arena.cli import main
+    from arena.cli.app import main
     base = ["tournament", "run", "--players", "heuristic,random,low", "--table-sizes", "3", "--quiet",
             "--jobs", "1"]
     assert main([*base, "--name", "one", "--results", str(tmp_path)]) == 0
@@ -242,12 +242,12 @@ def test_cli_secret_from(tmp_path, capsys):
 _CHILD = """
 import json, sys
 from arena.sandbox import botproc
-from arena.config import spec_from_dict
-from arena.executors import SerialExecutor
-from arena.plugins import load
-from arena.rules import Rules
-from arena.runner import play_one
-from arena.tournament import Tournament
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.executors import SerialExecutor
+from arena.plugins.registry import load
+from arena.game.rules import Rules
+from arena.plugins.runner import play_one
+from arena.tournament.event import Tournament
 
 out, folder = {"frames": [], "env": [], "argv": []}, sys.argv[1]
 write, env, popen = botproc.BotProcess._write, botproc.BotProcess._env, botproc.subprocess.Popen

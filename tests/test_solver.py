@@ -9,15 +9,15 @@ import random
 import pytest
 
 from arena import Game, Rules
-from arena.cards import CARDS
-from arena.solver import (
+from arena.game.cards import CARDS
+from arena.game.solver import (
     Solver,
     SolverBudget,
     SolverError,
     parse_position,
     solve_text,
 )
-from arena.solver_check import (
+from arena.research.solver_check import (
     check_seed002,
     mini_universe,
     no_shared_suit_positions,

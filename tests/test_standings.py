@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from arena.config import spec_from_dict
-from arena.plugins import load
-from arena.standings import (
+from arena.tournament.spec import spec_from_dict
+from arena.plugins.registry import load
+from arena.results.standings import (
     GROUPINGS,
     TableFormatError,
     head_to_head_text,
@@ -19,9 +19,9 @@ from arena.standings import (
     rating_params,
     ratings_text,
 )
-from arena.store import Store
-from arena.tournament import Tournament
-from arena.worker import batch_payload, run_batch
+from arena.results.store import Store
+from arena.tournament.event import Tournament
+from arena.tournament.worker import batch_payload, run_batch
 
 SPEC = {"name": "st", "seed": 3, "players": ["heuristic", "low", "high"], "table_sizes": [3, 4],
         "rules": ["getaway", {"preset": "getaway", "escape": "pass"}], "deals": 2}

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from arena import Game
-from arena.config import spec_from_dict
-from arena.executors import SerialExecutor
-from arena.plugins import load
-from arena.store import DB_NAME, Store, StoreError, rules_label
-from arena.tournament import Tournament
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.executors import SerialExecutor
+from arena.plugins.registry import load
+from arena.results.store import DB_NAME, Store, StoreError, rules_label
+from arena.tournament.event import Tournament
 
 SPEC = {"name": "small", "players": ["heuristic", "low", "high"], "table_sizes": [3, 4], "deals": 2,
         "house": ["random"], "rules": ["getaway", {"preset": "donkey"}]}
@@ -30,7 +30,7 @@ def played(tmp_path_factory):
     """A small finished tournament: (its Tournament, a list of (GameSpec, record) with timings)."""
     folder = tmp_path_factory.mktemp("store") / "small"
     t = Tournament.create(spec_from_dict(SPEC, "test"), folder, load(autoload=False))
-    from arena.worker import run_batch, batch_payload
+    from arena.tournament.worker import run_batch, batch_payload
     results = dict(run_batch(batch_payload(t.spec, t.games, t.players, t.secret)))
     return t, [(g, results[g.index]) for g in t.games]
 
@@ -106,7 +106,7 @@ def test_seat_rows_and_faults(tmp_path, played):
 
 def test_rules_label_names_changes():
     """A rules label is the preset plus the options changed from it."""
-    from arena.rules import Rules
+    from arena.game.rules import Rules
     assert rules_label(Rules.preset("getaway").to_dict()) == "getaway"
     assert rules_label(Rules.preset("getaway", escape="pass", shootout=True).to_dict()) == \
         "getaway escape=pass shootout=true"
@@ -124,8 +124,8 @@ def test_missing_and_foreign_databases(tmp_path):
 
 WRITER = textwrap.dedent("""
     import json, sys
-    from arena.schedule import GameSpec
-    from arena.store import Store
+    from arena.tournament.schedule import GameSpec
+    from arena.results.store import Store
     games = json.loads(open(sys.argv[2]).read())
     store = Store(sys.argv[1], create=True)
     for _ in range(1000):  # the same games over and over: every add after the first is ignored

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from arena import Game, Rules
-from arena.solver import Solver
-from arena.views import view_from_events
+from arena.game.solver import Solver
+from arena.game.views import view_from_events
 from players.sampler import SamplerBot, sim_supports
 from players.sampler_sim import UnsupportedRules, check_rules, new_sim
 
@@ -68,7 +68,7 @@ def test_old_records_without_the_new_keys_load_with_the_defaults():
 
 def test_variants_shows_the_new_options(capsys):
     """`arena variants` lists take_from and take_order with their values."""
-    from arena.cli import main
+    from arena.cli.app import main
     try:
         main(["variants"])
     except SystemExit:

@@ -18,15 +18,15 @@ from pathlib import Path
 
 import pytest
 
-import arena.cli
-from arena.cli import main
-from arena.config import ConfigError, load_spec, spec_from_dict
-from arena.executors import LocalExecutor, SerialExecutor
-from arena.plugins import DISABLE_ENV, load
-from arena.standings import GROUPINGS, head_to_head_text, ratings_text
-from arena.store import DB_NAME, Store
-from arena.seeds import read_secret
-from arena.tournament import Progress, Tournament, TournamentError, status_lines
+import arena.cli.app
+from arena.cli.app import main
+from arena.tournament.spec import ConfigError, load_spec, spec_from_dict
+from arena.tournament.executors import LocalExecutor, SerialExecutor
+from arena.plugins.registry import DISABLE_ENV, load
+from arena.results.standings import GROUPINGS, head_to_head_text, ratings_text
+from arena.results.store import DB_NAME, Store
+from arena.game.seeds import read_secret
+from arena.tournament.event import Progress, Tournament, TournamentError, status_lines
 
 # 4 players and an alias of random for the 5-seat tables; two rule sets; 3-5 seats.
 SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "random"],
@@ -34,7 +34,7 @@ SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "ra
         "deals": 2}
 LONG = {**SPEC, "name": "long", "deals": 4}  # 168 games: long enough to stop partway
 LAUNCH = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-          "from arena.cli import run; run()")
+          "from arena.cli.app import run; run()")
 """`arena` as the console script runs it, with Ctrl-C's default handler even if this test runs in the
 background (a shell starts background jobs with SIGINT ignored)."""
 
@@ -43,7 +43,7 @@ background (a shell starts background jobs with SIGINT ignored)."""
 def builtin_players_only(monkeypatch):
     """Built-in players only, and the CLI's registry loaded afresh by each test."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli, "_REGISTRY", None)
+    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +259,7 @@ def test_ready_tournaments_are_valid(path, registry, tmp_path):
 
 def test_ready_tournaments_cover_every_preset():
     """There is a ready event for every preset, and one mixed event over 3-8 seat tables."""
-    from arena.rules import PRESETS
+    from arena.game.rules import PRESETS
     specs = [load_spec(p) for p in READY]
     single = {s.rules_objects()[0].name for s in specs if len(s.rules) == 1}
     assert set(PRESETS) <= single

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena import PRESETS, Game, PlayerView, Rules, card
-from arena.cards import CARDS, PACK
-from arena.views import view_from_events
+from arena.game.cards import CARDS, PACK
+from arena.game.views import view_from_events
 
 
 def texts(cards):

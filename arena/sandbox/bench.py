@@ -13,11 +13,11 @@ import random
 import statistics
 import time
 
-from arena.bot import Bot
-from arena.engine import Game
-from arena.plugins import PlayerSpec, load
-from arena.referee import InProcessClient, play_game
-from arena.rules import Rules
+from arena.bots.bot import Bot
+from arena.game.engine import Game
+from arena.plugins.registry import PlayerSpec, load
+from arena.bots.referee import InProcessClient, play_game
+from arena.game.rules import Rules
 
 
 class TrivialBot(Bot):

@@ -1,12 +1,12 @@
 """SandboxClient: a seat's bot in its own confined process, seen from the referee.
 
-The referee's :class:`arena.referee.Client` protocol, answered by a host
+The referee's :class:`arena.bots.referee.Client` protocol, answered by a host
 process (:mod:`arena.sandbox.host`) that runs the bot under the OS limits of
 :mod:`arena.sandbox.limits`. What crosses to the bot is only what the referee
 hands this seat (its own filtered events, its legal actions); what comes back
 is judged here and never trusted:
 
-- every call returns a :class:`~arena.referee.Reply` whose status is ``ok`` or
+- every call returns a :class:`~arena.bots.referee.Reply` whose status is ``ok`` or
   a fault kind (``timeout``, ``crash``, ``malformed``; the referee's
   ``check_reply`` finds ``illegal``); nothing a bot does raises here;
 - time is judged by :class:`~arena.sandbox.timing.Clock` on the process's CPU
@@ -34,7 +34,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass, field
 
-from arena.referee import Reply
+from arena.bots.referee import Reply
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess
 from arena.sandbox.limits import Limits, detect
@@ -63,7 +63,7 @@ class SandboxClient:
     """Runs ``spec``'s bot in a confined process under ``limits``.
 
     ``limits``: an object with ``decision_ms``, ``bank_ms``, ``startup_ms`` and
-    ``memory_mb`` (an :class:`arena.config.LimitsSpec`; None: its defaults).
+    ``memory_mb`` (an :class:`arena.tournament.spec.LimitsSpec`; None: its defaults).
     0 means "not limited" for each. ``os_limits`` replaces the OS-level
     :class:`~arena.sandbox.limits.Limits` derived from it (tests use it).
     """
@@ -71,7 +71,7 @@ class SandboxClient:
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None) -> None:
         if limits is None:
-            from arena.config import LimitsSpec
+            from arena.tournament.spec import LimitsSpec
             limits = LimitsSpec()
         self.spec, self.name, self.limits = spec, spec.name, limits
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)

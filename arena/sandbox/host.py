@@ -34,12 +34,12 @@ import signal
 import sys
 import traceback
 
-from arena.cards import CARDS
-from arena.result import Result
-from arena.rules import Rules
+from arena.game.cards import CARDS
+from arena.game.result import Result
+from arena.game.rules import Rules
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
-from arena.views import SeatTracker
+from arena.game.views import SeatTracker
 
 PR_SET_PDEATHSIG = 1
 _MAX_COMMAND = 64 << 20
@@ -188,7 +188,7 @@ def load_factory(player: dict):
     (never from anything a bot says).
     """
     if player.get("entry_point"):
-        from arena.plugin_host import plugin_factory
+        from arena.plugins.host import plugin_factory
 
         return plugin_factory(player["plugin"], player["entry_point"], player["name"])
     if player.get("module"):
@@ -196,7 +196,7 @@ def load_factory(player: dict):
         for part in player["qualname"].split("."):
             obj = getattr(obj, part)
         return obj
-    from arena.plugins import load
+    from arena.plugins.registry import load
 
     return load(autoload=False).get(player["name"]).factory
 

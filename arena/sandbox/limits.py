@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from arena.errors import ArenaError
+from arena.game.errors import ArenaError
 from arena.sandbox.processes import kill_group, reap_orphans
 
 __all__ = ["Limits", "LimitsError", "Layer", "Capabilities", "Step", "Confinement",

@@ -1,8 +1,8 @@
 """Test helpers: a small results folder, and a registry with the broken bots.
 
 The results folder is built without the tournament machinery: games are
-played in-process with :func:`arena.referee.play_game` and stored with
-:class:`arena.store.Store`, so the folder holds what a tournament writes.
+played in-process with :func:`arena.bots.referee.play_game` and stored with
+:class:`arena.results.store.Store`, so the folder holds what a tournament writes.
 One player, ``cheat`` (:class:`TrumpCheatBot`), plays illegal cards in
 Donkey, so the report has faults to show.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.plugins import PlayerSpec, load
-from arena.referee import InProcessClient, play_game
-from arena.rules import Rules
-from arena.store import Store
+from arena.plugins.registry import PlayerSpec, load
+from arena.bots.referee import InProcessClient, play_game
+from arena.game.rules import Rules
+from arena.results.store import Store
 
 from . import FlakyBot, HogBot, NoTakeBot, SlowBot, TrumpCheatBot
 

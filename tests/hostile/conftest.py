@@ -25,7 +25,7 @@ import pytest
 from hostile_support import BOTS, FAST, REGISTRY, RULES, Table, check_unharmed
 
 from arena import PlayerSpec
-from arena.referee import InProcessClient, play_game
+from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
 
 

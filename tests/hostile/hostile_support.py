@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from arena import Game, Rules
-from arena.config import LimitsSpec
-from arena.plugins import load
+from arena.tournament.spec import LimitsSpec
+from arena.plugins.registry import load
 from arena.sandbox.client import SandboxClient
 from arena.sandbox.limits import detect
 

@@ -21,9 +21,9 @@ import time
 import pytest
 from hostile_support import needs
 
-import arena.cli
-from arena.discovery import MAX_REPORT
-from arena.plugins import load
+import arena.cli.app
+from arena.plugins.discovery import MAX_REPORT
+from arena.plugins.registry import load
 
 MARKER = """
     import os, sys
@@ -43,7 +43,7 @@ MARKER = """
     def arena_players():
         return [PlayerSpec("marker-bot", LowBot, f"plays low; marker write: {{MARK}}")]
 """
-CONFINED = ("arena/plugin_host.py", "arena/sandbox/host.py")
+CONFINED = ("arena/plugins/host.py", "arena/sandbox/host.py")
 
 
 @pytest.fixture
@@ -65,7 +65,7 @@ def marker(fake_plugins, tmp_path, monkeypatch):
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
-    code = arena.cli.main([str(a) for a in argv])
+    code = arena.cli.app.main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -99,7 +99,7 @@ def test_tournament_never_imports_it(marker, capsys, tmp_path, jobs):
                          "--table-sizes", "3", "--deals", "1", "--jobs", jobs, "-q", "--results", tmp_path)
     assert code == 0, err
     assert "marker-bot" in out
-    from arena.store import Store
+    from arena.results.store import Store
     with Store(tmp_path / f"mark{jobs}") as store:
         assert store.count() == 3
         players = {p["name"]: p for p in store.players()}

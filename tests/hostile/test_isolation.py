@@ -23,7 +23,7 @@ import pytest
 from hostile_support import CAPS, FAST, REGISTRY, RULES, needs
 
 import arena
-from arena.referee import InProcessClient, play_game
+from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
 from arena.sandbox import pool
 from arena.sandbox.processes import state
@@ -182,9 +182,9 @@ def test_every_bot_process_dies_with_a_killed_harness(hostile, tmp_path):
         import json, os, sys, time
         sys.path.insert(0, {str(tmp_path)!r})
         from arena import PlayerSpec, Rules
-        from arena.config import LimitsSpec
-        from arena.plugins import load
-        from arena.referee import InProcessClient, play_game
+        from arena.tournament.spec import LimitsSpec
+        from arena.plugins.registry import load
+        from arena.bots.referee import InProcessClient, play_game
         from arena.sandbox.client import SandboxClient
         from arena.sandbox.processes import descendants
         import {module} as hostile

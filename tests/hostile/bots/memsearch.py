@@ -11,7 +11,7 @@ import json
 import re
 
 import arena
-from arena.cards import Card
+from arena.game.cards import Card
 
 TEXT = re.compile(r"^(10|[2-9TJQKA])[CDHS]\*?$")
 _BEFORE = gc.get_objects()  # held, so that their ids are not reused

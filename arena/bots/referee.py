@@ -1,0 +1,184 @@
+"""The referee: plays one game with one bot client per seat.
+
+A client answers decisions from its seat's events only. Two kinds exist:
+:class:`InProcessClient` (trusted bots, fastest) and the sandboxed client in
+:mod:`arena.sandbox` (the default for every bot). Whatever a client does, the
+referee gets a :class:`Reply` back: failures are data (a status), never an
+exception escaping the game.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+from arena.game.cards import Card, card
+from arena.game.engine import Game
+from arena.game.errors import CardError
+from arena.game.result import Result
+from arena.game.rules import Rules
+from arena.game.seeds import open_bot_seed
+from arena.game.views import SeatTracker
+
+STATUSES = ("ok", "timeout", "crash", "illegal", "malformed")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One answer from a bot: ``status`` ok or a fault kind, timings in seconds."""
+
+    status: str
+    action: Any = None
+    cpu: float = 0.0
+    wall: float = 0.0
+    detail: str = ""
+
+
+class Client(Protocol):
+    """What the referee needs from a seat's bot, in-process or sandboxed."""
+
+    name: str
+
+    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: list[dict],
+              deal: int | None = None) -> Reply:
+        """A new game. ``deal``: the game's deal seed, equal for every rotation of a deal
+        (a sandboxed client never lets one process play two games of one deal)."""
+
+    def decide(self, events: list[dict], legal: tuple, decision: str) -> Reply: ...
+
+    def finish(self, events: list[dict], result: Result) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InProcessClient:
+    """Runs a trusted bot in the referee's own process (no limits, timed only)."""
+
+    def __init__(self, spec) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.bot = None
+        self.tracker: SeatTracker | None = None
+
+    def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
+        self.tracker = SeatTracker(seat, players, rules)
+        self.tracker.feed_many(events)
+        return self._call(lambda: self._create_and_start(seed))
+
+    def _create_and_start(self, seed: int):
+        self.bot = self.spec.create(seed=seed)
+        self.bot.new_game(self.tracker.view())
+
+    def decide(self, events, legal, decision) -> Reply:
+        self.tracker.feed_many(events)
+        if self.bot is None:
+            return Reply("crash", detail="the bot could not be created")
+        view = self.tracker.view(legal, decision, None)
+        return self._call(lambda: self.bot.act(view))
+
+    def finish(self, events, result) -> None:
+        self.tracker.feed_many(events)
+        if self.bot is not None:
+            self._call(lambda: self.bot.end_game(result))
+
+    @staticmethod
+    def _call(fn) -> Reply:
+        cpu0, wall0 = time.thread_time(), time.perf_counter()
+        try:
+            value = fn()
+        except Exception as exc:  # a bot's bug is a fault, not the harness's crash
+            return Reply("crash", None, time.thread_time() - cpu0, time.perf_counter() - wall0,
+                         f"{type(exc).__name__}: {exc}")
+        return Reply("ok", value, time.thread_time() - cpu0, time.perf_counter() - wall0)
+
+    def close(self) -> None:
+        self.bot = None
+
+
+@dataclass(slots=True)
+class SeatLog:
+    """What the referee saw of one seat during a game."""
+
+    cpu_ms: list[float] = field(default_factory=list)
+    wall_ms: list[float] = field(default_factory=list)
+    faults: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        def med(xs):
+            return round(statistics.median(xs), 3) if xs else None
+        return {
+            "decisions": len(self.cpu_ms),
+            "cpu_ms_median": med(self.cpu_ms), "cpu_ms_max": round(max(self.cpu_ms), 3) if self.cpu_ms else None,
+            "wall_ms_median": med(self.wall_ms), "wall_ms_max": round(max(self.wall_ms), 3) if self.wall_ms else None,
+            "cpu_ms": [round(x, 3) for x in self.cpu_ms], "wall_ms": [round(x, 3) for x in self.wall_ms],
+        }
+
+
+def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[str, Any, str]:
+    """Turn a bot's answer into (status, legal action or None, detail)."""
+    if reply.status != "ok":
+        return reply.status, None, reply.detail
+    value = reply.action
+    if decision == "take":
+        if isinstance(value, bool):
+            return "ok", value, ""
+        return "malformed", None, f"expected True or False for a take decision, got {value!r}"[:200]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return "malformed", None, f"expected a card, got {type(value).__name__}"
+    try:
+        c = card(value)
+    except CardError as exc:
+        return "malformed", None, str(exc)[:200]
+    if c not in legal:
+        return "illegal", None, f"{c} is not legal here (legal: {' '.join(map(str, legal))})"
+    return "ok", c, ""
+
+
+def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
+              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, **extra) -> dict:
+    """Play one game to the end and return its record (with faults, timings and bot seeds).
+
+    ``bot_seeds`` are the seeds each seat's bot is built with; the harness
+    derives them with a secret (:mod:`arena.game.seeds`). Without them the open
+    :func:`~arena.game.seeds.open_bot_seed` is used, which anyone who knows
+    ``seed`` can compute: fit only for trusted in-process players.
+    """
+    game = Game.deal(rules, len(clients), seed, dealer)
+    names = list(names) if names is not None else [c.name for c in clients]
+    if bot_seeds is None:
+        bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
+    logs = [SeatLog() for _ in clients]
+    sent = [0] * len(clients)
+
+    def new_events(seat: int) -> list[dict]:
+        events = game.seat_events(seat, sent[seat])
+        sent[seat] = len(game.events)
+        return events
+
+    for seat, client in enumerate(clients):
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
+        if reply.status != "ok":
+            logs[seat].faults.append({"kind": reply.status, "detail": reply.detail, "event": 0, "at": "start"})
+    while game.current is not None:
+        seat = game.current
+        legal, decision = game.legal_actions(), game.decision
+        reply = clients[seat].decide(new_events(seat), legal, decision)
+        logs[seat].cpu_ms.append(reply.cpu * 1000)
+        logs[seat].wall_ms.append(reply.wall * 1000)
+        status, action, detail = check_reply(reply, legal, decision)
+        if status == "ok":
+            game.apply(action)
+        else:
+            logs[seat].faults.append({"kind": status, "detail": detail, "event": len(game.events)})
+            game.apply_fault(status)
+    for seat, client in enumerate(clients):
+        client.finish(new_events(seat), game.result)
+    return game.to_record(
+        names=names,
+        faults=[log.faults for log in logs],
+        timings=[log.summary() for log in logs],
+        bot_seeds=list(bot_seeds),
+        **extra,
+    )

@@ -1,0 +1,113 @@
+"""Game events: the compact tuples the engine keeps, and their JSON form.
+
+The engine appends one small tuple per event while it runs. For a game record
+every event is turned into a JSON-ready dict (:func:`to_json`); for a seat's
+view it is turned into what that seat may see (:func:`for_seat`): draws show
+their card only to the drawer (and to the player it was drawn from), takes show
+their cards only to the taker (others see the count), everything else is public.
+"""
+
+from __future__ import annotations
+
+from arena.game.cards import SUITS, TEXTS
+
+DEAL, PLAY, TRUMP, CLEAN, PICKUP, DRAW, TAKE, OUT, FAULT, FORFEIT, END = (
+    "deal", "play", "trump", "clean", "pickup", "draw", "take", "out", "fault", "forfeit", "end")
+BY_FAULT, BY_AUTO = "fault", "auto"
+
+
+def _texts(cards) -> list[str]:
+    return [TEXTS[c] for c in cards]
+
+
+def _play(game, e, seat):
+    if len(e) > 3:
+        return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]], "by": e[3]}
+    return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]]}
+
+
+def _clean(game, e, seat):
+    return {"type": CLEAN, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
+
+
+def _pickup(game, e, seat):
+    d = {"type": PICKUP, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
+    if len(e) > 3:
+        d["by"] = e[3]
+    return d
+
+
+def _out(game, e, seat):
+    return {"type": OUT, "seat": e[1], "place": e[2]}
+
+
+def _draw(game, e, seat):
+    sees = seat is None or seat == e[1] or seat == e[3]
+    return {"type": DRAW, "seat": e[1], "card": TEXTS[e[2]] if sees else None,
+            "from": "pile" if e[3] < 0 else e[3]}
+
+
+def _take(game, e, seat):
+    if not e[2]:
+        return {"type": TAKE, "seat": e[1], "take": False}
+    d = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
+    if seat is None or seat == e[1]:
+        d["cards"] = _texts(e[4])
+    return d
+
+
+def _trump(game, e, seat):
+    return {"type": TRUMP, "suit": SUITS[e[1]]}
+
+
+def _fault(game, e, seat):
+    return {"type": FAULT, "seat": e[1], "kind": e[2]}
+
+
+def _forfeit(game, e, seat):
+    return {"type": FORFEIT, "seat": e[1]}
+
+
+def _end(game, e, seat):
+    return {"type": END, **game.result.to_dict()} if game.result else {"type": END}
+
+
+def to_json(game, e: tuple, seat: int | None = None) -> dict:
+    """One event as a dict; ``seat`` filters it for that seat (None: the full record)."""
+    return _JSON[e[0]](game, e, seat)
+
+
+def _deal_json(game, seat: int | None) -> dict:
+    start = game.start
+    d = {"type": DEAL, "sizes": [len(h) for h in start["hands"]]}
+    if seat is None:
+        d["hands"] = start["hands"]
+    else:
+        d["hand"] = start["hands"][seat]
+    for key in ("leader", "out", "discard", "trump", "first_trick_done", "drawn"):
+        if key in start and (key != "drawn" or seat in (None, start["leader"])):
+            d[key] = start[key]
+    return d
+
+
+_JSON = {PLAY: _play, CLEAN: _clean, PICKUP: _pickup, OUT: _out, DRAW: _draw, TAKE: _take,
+         TRUMP: _trump, FAULT: _fault, FORFEIT: _forfeit, END: _end,
+         DEAL: lambda game, e, seat: _deal_json(game, seat)}
+
+
+def for_seat(game, seat: int, start: int = 0) -> list[dict]:
+    """The events from index ``start`` on, as ``seat`` may see them."""
+    return [to_json(game, e, seat) for e in game.events[start:]]
+
+
+_PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))
+"""A plain play's record dict for each seat and card; :func:`all_json` hands out copies
+(copying a small dict costs about two thirds of building one)."""
+
+
+def all_json(game) -> list[dict]:
+    """Every event, unfiltered, for the game record."""
+    table, plays = _JSON, _PLAY_JSON
+    return [plays[e[1]][e[2]].copy() if e[0] is PLAY and len(e) == 3     # _play, inlined
+            else table[e[0]](game, e, None)
+            for e in game.events]

@@ -1,0 +1,98 @@
+"""Setting up a game position by hand (tests, puzzles, solvers)."""
+
+from __future__ import annotations
+
+from arena.game.cards import ACE_OF_SPADES, PACK, SUITS, card, mask_of, parse_cards
+from arena.game.errors import PositionError
+
+_SUIT_OF = {**{c: i for i, c in enumerate(SUITS)}, **{c.lower(): i for i, c in enumerate(SUITS)}}
+
+
+def build_position(cls, rules, hands, leader, discard, out, first_trick_done, trump, seed, drawn):
+    """Build a :class:`Game` in the given position, checking it is consistent."""
+    players = len(hands)
+    game = cls(rules, players, seed)
+    parsed = [parse_cards(h) for h in hands]
+    seen: set[int] = set()
+    for seat, cards in enumerate(parsed):
+        for c in cards:
+            _check_card(c, rules.decks, seen, f"seat {seat}'s hand")
+        game.hands[seat] = mask_of(cards)
+    pile = parse_cards(discard) if discard is not None else \
+        [c for c in range(PACK * rules.decks) if c not in seen]
+    for c in pile:
+        _check_card(c, rules.decks, seen, "the discard pile")
+    out = list(out or [])
+    _check_seats(game, leader, out)
+    game.discard = sorted(int(c) for c in pile)
+    for s in out:
+        game.active[s] = False
+        game.out.append(s)
+    game.n_active = players - len(out)
+    game.trump = _trump(trump, rules)
+    drawn_card = _drawn(drawn, game, leader)
+    if not first_trick_done and not game.hands[leader] >> int(ACE_OF_SPADES) & 1:
+        raise PositionError(f"trick 1 is not done, so the leader (seat {leader}) must hold AS")
+    if not first_trick_done and drawn_card is not None:
+        raise PositionError(f"trick 1 is not done, so the leader must lead AS, not a drawn card (got {drawn_card})")
+    game.start = {
+        "hands": [[c.text for c in sorted(h)] for h in parsed], "leader": leader, "out": out,
+        "discard": [card(c).text for c in game.discard], "trump": trump_text(game.trump),
+        "first_trick_done": bool(first_trick_done), "drawn": drawn_card.text if drawn_card else None,
+    }
+    drawn_id = int(drawn_card) if drawn_card is not None else -1
+    game._begin(leader=leader, first_trick=not first_trick_done, drawn=drawn_id)
+    return game
+
+
+def trump_text(trump: int) -> str | None:
+    return SUITS[trump] if trump >= 0 else None
+
+
+def _check_card(c, decks: int, seen: set, where: str) -> None:
+    if c >= PACK * decks:
+        raise PositionError(f"{c} in {where} needs a second pack, but decks is {decks}")
+    if c in seen:
+        raise PositionError(f"{c} appears twice (again in {where})")
+    seen.add(c)
+
+
+def _check_seats(game, leader, out) -> None:
+    n = game.players
+    if not isinstance(leader, int) or not 0 <= leader < n:
+        raise PositionError(f"leader must be a seat 0..{n - 1} (got {leader!r})")
+    for s in out:
+        if not isinstance(s, int) or not 0 <= s < n:
+            raise PositionError(f"out must list seats 0..{n - 1} (got {s!r})")
+        if out.count(s) > 1:
+            raise PositionError(f"out lists seat {s} twice")
+        if game.hands[s]:
+            raise PositionError(f"seat {s} is listed as out but holds cards")
+    if leader in out or not game.hands[leader]:
+        raise PositionError(f"the leader (seat {leader}) must be in the game and hold a card")
+    for s in range(n):
+        if not game.hands[s] and s not in out:
+            raise PositionError(f"seat {s} holds no cards, so it must be listed in out")
+    if n - len(out) < 2:
+        raise PositionError(f"a position needs at least two players in the game (got {n - len(out)})")
+
+
+def _trump(trump, rules) -> int:
+    if trump is None:
+        return -1
+    if not rules.trumps:
+        raise PositionError(f"a trump suit needs rules with trumps on (got trump={trump!r})")
+    if isinstance(trump, int) and 0 <= trump < 4:
+        return trump
+    if isinstance(trump, str) and trump in _SUIT_OF:
+        return _SUIT_OF[trump]
+    raise PositionError(f"trump must be a suit C, D, H or S (got {trump!r})")
+
+
+def _drawn(drawn, game, leader):
+    if drawn is None:
+        return None
+    c = card(drawn)
+    if not game.hands[leader] >> int(c) & 1:
+        raise PositionError(f"the drawn card {c} must be in the leader's hand (seat {leader})")
+    return c

@@ -1,0 +1,328 @@
+"""Third-party plugin discovery, harness side: nothing of a plugin is imported here.
+
+:func:`candidates` reads the ``arena.plugins`` entry points from the installed
+distributions' metadata, finds each one's top-level module with
+``importlib.util.find_spec`` (which locates a module without running it) and
+hashes the distribution's files. :func:`discover` then asks one confined child
+process per plugin (``python -s -P -B -m arena.plugins.host``, see
+:mod:`arena.plugins.host`) what the plugin offers; the children run in
+parallel (:data:`MAX_PARALLEL` at a time). Each answer is plain data (JSON, at most :data:`MAX_REPORT` bytes,
+within ``timeout`` seconds), or an ``{"error": ...}`` saying what went wrong:
+a plugin that hangs, crashes, prints garbage or answers too much costs only
+itself. Answers are cached for the life of this process, keyed by everything
+that could change them (the plugin's code hash included).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata as metadata
+import importlib.util
+import json
+import os
+import selectors
+import signal
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.sandbox.paths import DEVICES, SYSTEM
+from arena.sandbox.limits import Limits, detect
+
+DISCOVERY_TIMEOUT = 15.0
+"""Wall-clock seconds one plugin's discovery may take (imports of heavy libraries included)."""
+LIMITS = Limits(memory_mb=1024, cpu_seconds=10, open_files=64, file_size_mb=1, processes=16)
+"""The OS limits of a discovery process (it has no writable folder at all)."""
+MAX_REPORT = 1 << 20
+MAX_LOG = 16 << 10
+MAX_PARALLEL = 8
+"""Discovery processes at a time."""
+_ARENA = Path(__file__).resolve().parent.parent
+_ROOT = str(_ARENA.parent)
+_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": "/nonexistent",
+        "PYTHONHASHSEED": "0", "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
+_CACHE: dict[tuple, dict] = {}
+"""Reports already obtained in this process, by :meth:`Candidate.key`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One third-party entry point, as its distribution's metadata and files show it."""
+
+    name: str
+    """The entry point's name: the plugin's name."""
+    value: str
+    """What it points at: ``module`` or ``module:attr``."""
+    version: str
+    """The distribution's version ("" when it has none)."""
+    path: str
+    """The folder the entry point's top-level module is imported from ("" if not found)."""
+    paths: tuple[str, ...]
+    """Folders a process loading the plugin puts on sys.path: ``path`` and the distribution's."""
+    code_hash: str
+
+    def key(self, timeout: float) -> tuple:
+        return (self.name, self.value, self.paths, self.code_hash, timeout)
+
+
+def candidates(group: str, reserved: str) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Every entry point of ``group`` but ``reserved`` (first of each name), and (name, problem) pairs."""
+    found, problems, seen = [], [], {reserved}
+    for ep in sorted(metadata.entry_points(group=group), key=lambda e: e.name):
+        if ep.name in seen:
+            continue
+        seen.add(ep.name)
+        if not ep.name.isprintable() or len(ep.name) > 100 or not ep.name.strip():
+            problems.append((ep.name, "its entry point name is not allowed (printable text, at most 100)"))
+            continue
+        found.append(_candidate(ep))
+    return found, problems
+
+
+def _candidate(ep: metadata.EntryPoint) -> Candidate:
+    top = ep.value.split(":", 1)[0].strip().split(".", 1)[0]
+    root, files = _locate(top)
+    dist = getattr(ep, "dist", None)
+    home = _dist_home(dist)
+    paths = tuple(dict.fromkeys(p for p in (root, home) if p))
+    return Candidate(ep.name, ep.value.strip(), _dist_version(dist), root or "", paths,
+                     code_hash(dist, root, files))
+
+
+def _locate(top: str) -> tuple[str | None, list[Path]]:
+    """(import folder, .py files) of the top-level module ``top``, found without running it."""
+    try:
+        spec = importlib.util.find_spec(top) if top.isidentifier() else None
+    except Exception:  # a finder that fails: the plugin's process reports the import error
+        return None, []
+    if spec is None:
+        return None, []
+    if spec.submodule_search_locations:
+        package = Path(list(spec.submodule_search_locations)[0])
+        return str(package.parent), sorted(package.rglob("*.py"))
+    if spec.has_location and spec.origin:
+        origin = Path(spec.origin)
+        return str(origin.parent), [origin]
+    return None, []
+
+
+def _dist_home(dist) -> str | None:
+    try:
+        return str(dist.locate_file("")) if dist is not None else None
+    except Exception:
+        return None
+
+
+def _dist_version(dist) -> str:
+    try:
+        version = dist.version if dist is not None else None
+    except Exception:
+        return ""
+    return version if isinstance(version, str) else ""
+
+
+def code_hash(dist, root: str | None, files: list[Path]) -> str:
+    """SHA-256 (16 hex digits) of a plugin's code, read from disk, never imported.
+
+    The files: every ``.py`` file the distribution's RECORD lists (but
+    setuptools' editable-install shims, which name folders of this machine) and
+    every ``.py`` file of the entry point's top-level package (an editable
+    install's RECORD does not list its sources). Each is hashed with its path
+    relative to its folder, so the same install elsewhere hashes the same.
+    """
+    named: dict[str, Path] = {}
+    try:
+        listed = (dist.files or ()) if dist is not None else ()
+        for f in listed:
+            if f.suffix == ".py" and not f.name.startswith("__editable__"):
+                named[f.as_posix()] = Path(dist.locate_file(f))
+    except Exception:
+        pass
+    for f in files:
+        named[f.relative_to(root).as_posix()] = f
+    digest = hashlib.sha256()
+    for name in sorted(named):
+        data = _regular_file_bytes(named[name])
+        if data is not None:
+            digest.update(name.encode())
+            digest.update(data)
+    return digest.hexdigest()[:16] if named else "unknown"
+
+
+def _regular_file_bytes(path: Path) -> bytes | None:
+    """The file's bytes if it is a regular file (never a FIFO or device that would block)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+# ------------------------------------------------------- asking the children
+def discover(found: list[Candidate], timeout: float = DISCOVERY_TIMEOUT) -> dict[str, dict]:
+    """Each candidate's report (see :mod:`arena.plugins.host`) or ``{"error": why}``, by name."""
+    todo = [c for c in found if c.key(timeout) not in _CACHE]
+    for first in range(0, len(todo), MAX_PARALLEL):
+        chunk = todo[first:first + MAX_PARALLEL]
+        for c, report in zip(chunk, _run(chunk, timeout)):
+            _CACHE[c.key(timeout)] = report
+    return {c.name: _CACHE[c.key(timeout)] for c in found}
+
+
+def _run(todo: list[Candidate], timeout: float) -> list[dict]:
+    """Start one child per candidate, then (while they start) probe the machine and send each
+    its request; collect every answer, each child given ``timeout`` from its request."""
+    children = [_Child.start(c) for c in todo]
+    try:
+        caps = detect().to_dict()
+        readable = _readable()
+        for child in children:
+            child.send({"plugin": child.candidate.name, "entry_point": child.candidate.value,
+                        "path": list(child.candidate.paths), "limits": LIMITS.to_dict(),
+                        "caps": caps, "readable": readable})
+        _collect(children, time.monotonic() + timeout)
+    finally:
+        for child in children:
+            child.close()
+    return [child.report(timeout) for child in children]
+
+
+def _readable() -> list[str]:
+    """What a discovery process may read besides Python's paths: a bot's system paths, the arena."""
+    players = Path(importlib.util.find_spec("players").origin).parent
+    paths = (*SYSTEM, *DEVICES, "/proc/self", str(_ARENA), str(players))
+    return [p for p in paths if os.path.exists(p)]
+
+
+class _Child:
+    """One discovery process: its pipes, what it said, how it ended."""
+
+    def __init__(self, candidate: Candidate, proc: subprocess.Popen | None, error: str = "") -> None:
+        self.candidate, self.proc, self.error = candidate, proc, error
+        self.out, self.log = bytearray(), bytearray()
+        self.late = False
+
+    @classmethod
+    def start(cls, candidate: Candidate) -> "_Child":
+        if not hasattr(os, "killpg"):
+            return cls(candidate, None, "its discovery needs a POSIX system (as sandboxed bots do)")
+        argv = [sys.executable, "-s", "-P", "-B", "-m", "arena.plugins.host", str(os.getpid())]
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd="/", env=_ENV, close_fds=True,
+                                    start_new_session=True)
+        except OSError as exc:
+            return cls(candidate, None, f"its discovery process could not start: {exc}")
+        for stream in (proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        return cls(candidate, proc)
+
+    @property
+    def streams(self) -> tuple:
+        return () if self.proc is None else (self.proc.stdout, self.proc.stderr)
+
+    def send(self, request: dict) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.stdin.write(json.dumps(request).encode())
+            self.proc.stdin.close()
+        except OSError:
+            pass  # it died already: its exit status tells why
+
+    def read(self, stream) -> bool:
+        """Take what the pipe holds (the report capped, the log's tail kept); True at its end."""
+        try:
+            chunk = os.read(stream.fileno(), 65536)
+        except BlockingIOError:
+            return False
+        except OSError:
+            chunk = b""
+        if stream is self.proc.stdout:
+            self.out += chunk
+            if len(self.out) > MAX_REPORT:
+                self.error = f"its discovery answered more than {MAX_REPORT >> 20} MiB (stopped)"
+                self.kill()
+        else:
+            self.log = (self.log + chunk)[-MAX_LOG:]
+        return not chunk
+
+    def finish(self, deadline: float) -> None:
+        """Wait for the exit until the deadline; late if it has not exited by then."""
+        if self.proc is None or self.error:
+            return
+        try:
+            self.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.late = True
+
+    def kill(self) -> None:
+        """SIGKILL its process group (a no-op once it has been reaped)."""
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+
+    def close(self) -> None:
+        """Kill it if it still runs, and close our ends of its pipes."""
+        self.kill()
+        for stream in (*self.streams, getattr(self.proc, "stdin", None)):
+            if stream is not None:
+                stream.close()
+
+    def report(self, timeout: float) -> dict:
+        if self.error:
+            return {"error": self.error}
+        if self.late:
+            return {"error": f"its discovery did not finish within {timeout:g} s (stopped)"}
+        code = self.proc.returncode
+        if code != 0:
+            return {"error": f"its discovery process {_death(code)}{_last_line(self.log)}"}
+        try:
+            report = json.loads(bytes(self.out))
+        except ValueError:
+            shown = bytes(self.out[:60]).decode("utf-8", "replace")
+            return {"error": f"its discovery printed something that is not a report: {shown!r}"}
+        return report if isinstance(report, dict) else {"error": "its discovery report is not an object"}
+
+
+def _collect(children: list[_Child], deadline: float) -> None:
+    """Read every child's pipes until they end or the deadline; then wait for each exit."""
+    with selectors.DefaultSelector() as sel:
+        for child in children:
+            for stream in child.streams:
+                sel.register(stream, selectors.EVENT_READ, child)
+        while sel.get_map() and deadline > time.monotonic():
+            for key, _ in sel.select(deadline - time.monotonic()):
+                child = key.data
+                if key.fileobj not in sel.get_map():
+                    continue  # its child was stopped earlier in this round
+                if child.read(key.fileobj):
+                    sel.unregister(key.fileobj)
+                if child.error:
+                    for stream in child.streams:
+                        if stream in sel.get_map():
+                            sel.unregister(stream)
+    for child in children:
+        child.finish(deadline)
+
+
+def _death(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+def _last_line(log: bytes) -> str:
+    lines = bytes(log).decode("utf-8", "replace").strip().splitlines()
+    return f": {lines[-1][:200]}" if lines else ""

@@ -1,0 +1,399 @@
+"""Plugin discovery: the pluggy manager, entry points, and :class:`PlayerSpec`.
+
+Third-party plugins are modules named by entry points in the group
+``arena.plugins``; the built-in players (the ``players`` package) register
+through exactly the same hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
+only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``; the
+values ``0``, ``false``, ``no`` and the empty string leave autoloading on).
+
+What runs where:
+
+- the built-in ``players`` package is trusted: imported here, its hooks
+  called here, its players may run in-process;
+- a third-party plugin is never imported by the harness. :mod:`arena.plugins.discovery`
+  finds its entry point in the distributions' metadata and asks a confined
+  child (:mod:`arena.plugins.host`) what it offers; :func:`load` builds a
+  :class:`PlayerSpec` from that plain data, with no factory, only a
+  :class:`PluginSource` saying how to find it. Only the sandbox host (its own
+  confined process) loads the plugin, and only that one entry point
+  (:func:`arena.plugins.host.plugin_factory`). Its ``arena_game_finished``
+  observer is not called at all: no code of a third-party plugin runs in the
+  harness.
+
+Only the built-in players may be ``trusted`` (run in-process): a third-party
+``PlayerSpec(trusted=True)`` is loaded as untrusted, so a plugin cannot take
+itself out of the sandbox.
+
+Problems are data: a plugin that fails to import, a hook that raises, a bad
+``PlayerSpec``, a discovery that hangs or crashes, or two plugins offering one
+name are each kept as a :class:`PluginProblem` naming the plugin; everything
+else still loads. Text a plugin supplies is stripped of control characters
+(:func:`arena.bots.safetext.printable`) as it arrives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata as metadata
+import importlib.util
+import inspect
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import pluggy
+
+from arena.plugins import discovery
+
+from arena.bots import hookspecs
+from arena.game.errors import ArenaError
+from arena.game.rules import Rules, register_preset
+from arena.bots.safetext import printable
+
+ENTRY_POINT_GROUP = "arena.plugins"
+DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
+BUILTIN_PLUGIN = "players"
+MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
+"""Caps on what one third-party plugin's discovery may bring."""
+hookimpl = pluggy.HookimplMarker("arena")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
+
+
+class PluginError(ArenaError, LookupError):
+    """An unknown player, or a player whose plugin is broken."""
+
+
+@dataclass(frozen=True, slots=True)
+class PluginSource:
+    """How a third-party player is found, learned without importing it."""
+
+    entry_point: str
+    """The plugin's entry point: ``module`` or ``module:attr``."""
+    path: str = ""
+    """The folder its top-level module is imported from ("" when the default path has it)."""
+    code_hash: str = ""
+    """Of the distribution's files (:func:`arena.plugins.discovery.code_hash`)."""
+    factory: str = ""
+    """``module:qualname`` of the factory, as the plugin's discovery reported it (for reading only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A player a plugin offers: ``factory(seed=...)`` builds its :class:`arena.Bot`.
+
+    A third-party player as the harness knows it has no factory (None) and a
+    ``source``: it can be built only inside its sandbox.
+    """
+
+    name: str
+    factory: Callable[..., Any] | None
+    description: str = ""
+    version: str = ""
+    plugin: str = ""
+    trusted: bool = False
+    """Trusted players may run in-process (fast); every other player is sandboxed.
+    Honoured for the built-in players only."""
+    source: PluginSource | None = None
+
+    def create(self, seed: int, **options: Any):
+        """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
+        check_in_process(self)
+        try:
+            bot = self.factory(seed=seed, **options)
+        except Exception as exc:
+            raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        if not callable(getattr(bot, "act", None)):
+            raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory returned "
+                              f"{type(bot).__name__}, expected an arena.Bot")
+        return bot
+
+    def code_hash(self) -> str:
+        """A hash of the player's code (to tell versions apart); a third-party plugin's was read
+        from its files at discovery, never imported."""
+        return self.source.code_hash if self.source is not None else code_hash_of(self.factory)
+
+
+@dataclass(frozen=True, slots=True)
+class PluginProblem:
+    """Something wrong with one plugin; the others still load."""
+
+    plugin: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.plugin}: {self.message}"
+
+
+@dataclass(slots=True)
+class Registry:
+    """The players and presets every loaded plugin offers, and the problems met.
+
+    ``manager`` holds the built-in plugin only: third-party plugins are never
+    registered in the harness.
+    """
+
+    players: dict[str, PlayerSpec] = field(default_factory=dict)
+    problems: list[PluginProblem] = field(default_factory=list)
+    duplicates: dict[str, list[str]] = field(default_factory=dict)
+    manager: pluggy.PluginManager | None = None
+
+    def get(self, name: str) -> PlayerSpec:
+        """The spec of ``name``; an unknown or ambiguous name raises :class:`PluginError`."""
+        if name in self.duplicates:
+            plugins = self.duplicates[name]
+            if len(plugins) == 1:
+                raise PluginError(f"player {name!r}: plugin {plugins[0]} offers it more than once")
+            raise PluginError(f"player {name!r} is offered by more than one plugin: "
+                              f"{_and(plugins)}; uninstall all but one")
+        spec = self.players.get(name)
+        if spec is None:
+            known = ", ".join(sorted(self.players)) or "none"
+            raise PluginError(f"unknown player {name!r} (known players: {known})")
+        return spec
+
+    def notify_game_finished(self, record: dict) -> list[PluginProblem]:
+        """Call the built-in ``arena_game_finished`` observers; failures come back as problems.
+
+        Third-party observers are never called (their code does not run in the harness).
+        """
+        problems = []
+        if self.manager is None:
+            return problems
+        for impl in self.manager.hook.arena_game_finished.get_hookimpls():
+            try:
+                impl.function(record=record)
+            except Exception as exc:
+                problems.append(PluginProblem(impl.plugin_name, f"arena_game_finished raised {exc!r}"))
+        return problems
+
+
+def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_TIMEOUT) -> Registry:
+    """The built-in players and (unless disabled) every entry-point plugin's, discovered confined.
+
+    ``timeout``: wall-clock seconds each third-party plugin's discovery may take.
+    """
+    if autoload is None:
+        autoload = not autoload_disabled()
+    pm = pluggy.PluginManager("arena")
+    pm.add_hookspecs(hookspecs)
+    registry = Registry(manager=pm)
+    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    offered: dict[str, list[str]] = {}
+    _collect_builtin(pm, registry, offered)
+    _collect_presets(pm, registry)
+    if autoload:
+        found, bad = discovery.candidates(ENTRY_POINT_GROUP, BUILTIN_PLUGIN)
+        registry.problems += [PluginProblem(printable(name), message) for name, message in bad]
+        reports = discovery.discover(found, timeout) if found else {}
+        for candidate in found:
+            _add_discovered(registry, candidate, reports[candidate.name], offered)
+    for name, plugins in offered.items():
+        if len(plugins) > 1:
+            _report_duplicate(registry, name, plugins)
+    return registry
+
+
+def autoload_disabled() -> bool:
+    """Is ``ARENA_DISABLE_PLUGIN_AUTOLOAD`` set to a true value (anything but 0, false, no, empty)?"""
+    value = os.environ.get(DISABLE_ENV, "").strip().lower()
+    return value not in ("", "0", "false", "no")
+
+
+def check_in_process(spec: PlayerSpec) -> None:
+    """Refuse (:class:`PluginError`) a player whose code must not run in this process."""
+    if spec.factory is None:
+        raise PluginError(f"player {spec.name!r} comes from the third-party plugin {spec.plugin}, whose "
+                          f"code never runs in the harness: it plays sandboxed only, not in-process")
+
+
+def _and(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+# ------------------------------------------------------------ built-in players
+def _collect_builtin(pm: pluggy.PluginManager, registry: Registry, offered: dict[str, list[str]]) -> None:
+    try:
+        version = metadata.version("bhabhi-arena")
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        version = "0"
+    for spec in offered_players(pm, BUILTIN_PLUGIN, registry.problems):
+        spec = replace(spec, plugin=BUILTIN_PLUGIN, version=spec.version or version)
+        offered.setdefault(spec.name, []).append(BUILTIN_PLUGIN)
+        registry.players.setdefault(spec.name, spec)
+
+
+def offered_players(pm: pluggy.PluginManager, plugin: str, problems: list) -> list[PlayerSpec]:
+    """The valid specs ``plugin``'s ``arena_players`` returns; each fault appended to problems."""
+    specs = []
+    for impl in pm.hook.arena_players.get_hookimpls():
+        if impl.plugin_name != plugin:
+            continue
+        for spec in _call_players_hook(impl, problems):
+            problem = _check_spec(spec)
+            if problem:
+                problems.append(PluginProblem(plugin, problem))
+            else:
+                specs.append(spec)
+    return specs
+
+
+def _call_players_hook(impl, problems: list) -> list:
+    """The specs one ``arena_players`` implementation returns; a failure becomes a problem."""
+    try:
+        specs = impl.function()
+    except Exception as exc:
+        problems.append(PluginProblem(impl.plugin_name, f"arena_players raised {type(exc).__name__}: {exc}"))
+        return []
+    if specs is None:
+        return []
+    if isinstance(specs, PlayerSpec) or not isinstance(specs, (list, tuple)):
+        problems.append(PluginProblem(
+            impl.plugin_name, f"arena_players must return a list of PlayerSpec (got {type(specs).__name__})"))
+        return []
+    return list(specs)
+
+
+def _report_duplicate(registry: Registry, name: str, plugins: list[str]) -> None:
+    registry.players.pop(name, None)
+    distinct = list(dict.fromkeys(plugins))
+    if len(distinct) == 1:
+        registry.problems.append(PluginProblem(distinct[0], f"offers player {name!r} more than once; "
+                                                            f"it is not used"))
+    else:
+        registry.problems.append(PluginProblem(
+            distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)}; none of them is used"))
+    registry.duplicates[name] = distinct
+
+
+def _check_spec(spec: Any) -> str | None:
+    if not isinstance(spec, PlayerSpec):
+        return f"arena_players returned {type(spec).__name__}, expected PlayerSpec"
+    if not isinstance(spec.name, str) or not _NAME.match(spec.name):
+        return (f"player name {spec.name!r} is not allowed (expected lowercase letters, digits, "
+                f"'-', '_' or '.', at most 40)")
+    if not callable(spec.factory):
+        return f"player {spec.name!r} has a factory that is not callable ({spec.factory!r})"
+    return None
+
+
+def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
+    for impl in pm.hook.arena_rule_presets.get_hookimpls():
+        for rules in _call_presets_hook(impl, registry.problems):
+            try:
+                register_preset(rules)
+            except Exception as exc:
+                registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
+
+
+def offered_presets(pm: pluggy.PluginManager, problems: list) -> list:
+    """The Rules every registered ``arena_rule_presets`` returns; each fault appended to problems."""
+    return [rules for impl in pm.hook.arena_rule_presets.get_hookimpls()
+            for rules in _call_presets_hook(impl, problems)]
+
+
+def _call_presets_hook(impl, problems: list) -> list:
+    """The Rules one ``arena_rule_presets`` implementation returns; anything else is a problem."""
+    try:
+        presets = list(impl.function() or ())
+    except Exception as exc:
+        problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets raised {type(exc).__name__}: {exc}"))
+        return []
+    good = [r for r in presets if isinstance(r, Rules)]
+    problems += [PluginProblem(impl.plugin_name, f"arena_rule_presets: expected Rules, got {type(r).__name__}")
+                 for r in presets if not isinstance(r, Rules)]
+    return good
+
+
+# ---------------------------------------------------- third-party, harness side
+OBSERVER_IGNORED = ("implements arena_game_finished, which is never called for a third-party plugin "
+                    "(no code of one runs in the harness)")
+
+
+def _add_discovered(registry: Registry, candidate: discovery.Candidate, report: dict,
+                    offered: dict[str, list[str]]) -> None:
+    """Players, presets and problems from one plugin's discovery report, every field checked here."""
+    plugin = candidate.name
+    players, presets, problems = _read_report(report)
+    registry.problems += [PluginProblem(plugin, message) for message in problems]
+    for entry in players:
+        source = PluginSource(candidate.value, candidate.path, candidate.code_hash, entry["factory"])
+        version = entry["version"] or candidate.version or entry["module_version"] or "0"
+        spec = PlayerSpec(entry["name"], None, _field(entry["description"], MAX_DESCRIPTION),
+                          _field(version, MAX_VERSION), plugin, False, source)
+        offered.setdefault(spec.name, []).append(plugin)
+        registry.players.setdefault(spec.name, spec)
+    _register_presets(registry, plugin, presets)
+
+
+def _read_report(report: dict) -> tuple[list[dict], list, list[str]]:
+    """(player entries, preset dicts, problem texts) from a report; nonsense in it is a problem."""
+    if "error" in report:
+        return [], [], [_field(report["error"], 1000)]
+    problems = [_field(p, 1000) for p in _items(report, "problems", 100) if isinstance(p, str)]
+    module_version = report.get("module_version")
+    players = []
+    for entry in _items(report, "players", MAX_PLAYERS):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not _NAME.match(name):
+            problems.append(f"its discovery reported a player name that is not allowed: {_field(repr(name), 60)}")
+            continue
+        players.append({"name": name, "description": entry.get("description"),
+                        "version": _field(entry.get("version"), MAX_VERSION),
+                        "module_version": _field(module_version, MAX_VERSION),
+                        "factory": _field(entry.get("factory"), 200)})
+    for key, cap in (("players", MAX_PLAYERS), ("presets", MAX_PRESETS)):
+        if len(_items(report, key, None)) > cap:
+            problems.append(f"offers more than {cap} {key}; only the first {cap} are used")
+    if report.get("observes") is True:
+        problems.append(OBSERVER_IGNORED)
+    return players, _items(report, "presets", MAX_PRESETS), problems
+
+
+def _items(report: dict, key: str, cap: int | None) -> list:
+    value = report.get(key)
+    return (value if isinstance(value, list) else [])[:cap]
+
+
+def _field(text: Any, limit: int) -> str:
+    """Plugin-supplied text for a one-line field: controls stripped, at most ``limit`` characters."""
+    text = printable(text).strip() if isinstance(text, str) else ""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
+    for data in presets:
+        try:
+            name = data.get("name") if isinstance(data, dict) else None
+            if not isinstance(name, str) or not _NAME.match(name):
+                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
+            register_preset(Rules.from_dict(data))
+        except Exception as exc:
+            registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
+
+
+def code_hash_of(obj: Any) -> str:
+    """SHA-256 (first 16 hex digits) of every .py file of the top-level package defining ``obj``.
+
+    For the harness's own code (the built-in players, the arena): it imports nothing new.
+    """
+    module = inspect.getmodule(obj)
+    if module is None:
+        return "unknown"
+    spec = importlib.util.find_spec(module.__name__.split(".")[0])
+    if spec is None:
+        return "unknown"
+    if spec.submodule_search_locations:
+        root = Path(list(spec.submodule_search_locations)[0])
+        files = sorted(root.rglob("*.py"))
+    else:
+        root = Path(spec.origin)
+        files = [root]
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.relative_to(root.parent).as_posix().encode())
+        digest.update(f.read_bytes())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,264 @@
+"""The HTML report of a results folder: one self-contained file, no network.
+
+:func:`report` writes it; :func:`report_html` returns it as a string. Everything
+is inline: the figures (matplotlib, :mod:`arena.results.plot`) as SVG data URIs, the
+CSS and the game browser's script, and the browser's games as JSON states
+precomputed by replaying each record with the engine (:mod:`arena.results.report_games`).
+Templates (jinja2) are in ``arena/results/templates/``. No timestamps: the same results
+give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from arena import __version__
+from arena.results.output import write_whole
+from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
+from arena.results.ratings import FAULT_KINDS, Outcome, RatingTable, head_to_head, history, rate, wilson
+from arena.results.report_games import ReportError, browser_game, pick_games
+from arena.results.standings import outcomes, rating_params
+from arena.results.store import Store
+
+MAX_GAMES = 40
+"""Games embedded in the browser by default (each adds roughly 20 KB)."""
+MAX_FAULT_LINES = 50
+
+__all__ = ["MAX_GAMES", "ReportError", "report", "report_html"]
+
+
+def report(folder: str | Path, out_path: str | Path | None = None, max_games: int = MAX_GAMES) -> Path:
+    """Write the report of ``folder`` to ``out_path`` (default ``FOLDER/report.html``); its path."""
+    out = Path(out_path) if out_path is not None else Path(folder) / "report.html"
+    return write_whole(out, report_html(folder, max_games).encode("utf-8"))
+
+
+def report_html(folder: str | Path, max_games: int = MAX_GAMES) -> str:
+    """The report of a results folder as one HTML string."""
+    if max_games < 0:
+        raise ReportError(f"max_games must be 0 or more (got {max_games})")
+    with Store(folder) as store:
+        context = _context(store, Path(folder), max_games)
+    return _environment().get_template("report.html.j2").render(**context)
+
+
+# ---------------------------------------------------------------- context
+
+
+def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
+    outs = outcomes(store)
+    if not outs:
+        raise ReportError(f"no games stored yet in {folder}: run the tournament first")
+    spec = store.meta("spec") or {}
+    params = rating_params(spec)
+    table = rate(outs, **params)
+    order = list(table.players)
+    colors = player_colors(order)
+    name = spec.get("name") or folder.name
+    games, note = _games(store, outs, max_games)
+    return {
+        "name": name, "version": __version__, "summary": _summary(spec, outs, table),
+        "colors": colors, "rows": _rating_rows(table, store.players(), colors),
+        "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
+                                                 f"{name}: rating by games played")),
+        "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
+        "h2h": _h2h(outs, order),
+        "faults": _faults(store, outs, order),
+        "games": games, "games_note": note,
+        "css": Markup(_asset("report/report.css")), "js": Markup(_asset("report/report.js")),
+    }
+
+
+def _summary(spec: dict, outs: list[Outcome], table: RatingTable) -> list[tuple[str, str]]:
+    sizes = sorted({o.table_size for o in outs})
+    rules = sorted({o.rules for o in outs})
+    items = [("games", str(len(outs))), ("players", str(len(table.rows))),
+             ("rules", ", ".join(rules)), ("table sizes", ", ".join(map(str, sizes)))]
+    for key in ("format", "seed", "deals"):
+        if spec.get(key) is not None:
+            items.append((key, str(spec[key])))
+    limits = spec.get("limits") or {}
+    if limits:
+        items.append(("limits", f"{limits.get('decision_ms')} ms/decision, {limits.get('memory_mb')} MiB"))
+    return items
+
+
+_RATING_COLUMNS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("mu-3σ", "conservative rating: mu minus three sigma (the sort key)", lambda r: f"{r.conservative:.2f}"),
+    ("μ", "TrueSkill mean", lambda r: f"{r.mu:.2f}"),
+    ("σ", "TrueSkill uncertainty", lambda r: f"{r.sigma:.2f}"),
+    ("P(>next)", "probability this player truly ranks above the next row",
+     lambda r: "–" if r.p_above_next is None else f"{r.p_above_next:.3f}"),
+    ("games", "games played", lambda r: str(r.games)),
+    ("Bhabhi", "share of games lost, with its 95% Wilson interval",
+     lambda r: f"{100 * r.bhabhi_rate:.1f}% ({100 * r.bhabhi_low:.1f}–{100 * r.bhabhi_high:.1f})"),
+    ("×1/k", "Bhabhi rate over the chance rate 1/k of its tables", lambda r: f"{r.bhabhi_ratio:.2f}"),
+    ("place", "mean finishing place, 0 = first out, 1 = Bhabhi", lambda r: f"{r.place:.3f}"),
+    ("penalty", "mean penalty points (0 first out .. 3 Bhabhi)", lambda r: f"{r.penalty:.2f}"),
+    ("first out", "share of games finished first", lambda r: f"{100 * r.first_out_rate:.1f}%"),
+    ("faults", "timeouts / crashes / illegal / malformed answers",
+     lambda r: "/".join(str(r.fault(k)) for k in FAULT_KINDS)),
+    ("ms/dec", "median decision time (CPU ms)", lambda r: "–" if r.decision_ms is None else f"{r.decision_ms:.3f}"),
+)
+
+
+def _rating_rows(table: RatingTable, players: list[dict], colors: dict) -> dict:
+    info = {p["name"]: p for p in players}
+    rows = []
+    for r in table.rows:
+        p = info.get(r.player, {})
+        rows.append({"rank": r.rank, "player": r.player, "color": colors[r.player],
+                     "version": p.get("version") or "", "plugin": p.get("plugin") or "",
+                     "cells": [f(r) for _, _, f in _RATING_COLUMNS]})
+    return {"headers": [(h, tip) for h, tip, _ in _RATING_COLUMNS], "rows": rows, "games": table.games}
+
+
+# ---------------------------------------------------------------- Bhabhi rates
+
+_GROUPINGS = (
+    ("size", "Bhabhi rate by table size", "table size", lambda o: o.table_size, lambda k: f"{k} players"),
+    ("rules", "Bhabhi rate by rules", "rules", lambda o: o.rules, str),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    label: str
+    rates: dict[str, Rate]
+    expected: float
+    games: int
+
+
+def bhabhi_rates(outs: Iterable[Outcome], key: Callable[[Outcome], Any],
+                 label: Callable[[Any], str] = str) -> list[_Group]:
+    """Per group (in key order): each player's Bhabhi count and games, with 95% Wilson intervals."""
+    counts: dict[Any, dict[str, list[int]]] = {}
+    chance: dict[Any, list[float]] = {}
+    for o in outs:
+        k = key(o)
+        chance.setdefault(k, []).append(1 / o.table_size)
+        group = counts.setdefault(k, {})
+        for seat, player in enumerate(o.seats):
+            c = group.setdefault(player, [0, 0])
+            c[0] += o.loser == seat
+            c[1] += 1
+    groups = []
+    for k in sorted(counts):
+        rates = {p: Rate(b, n, *wilson(b, n)) for p, (b, n) in counts[k].items()}
+        groups.append(_Group(label(k), rates, sum(chance[k]) / len(chance[k]), len(chance[k])))
+    return groups
+
+
+def _bhabhi_section(outs, order, colors, slug, title, xlabel, key, label) -> dict:
+    groups = bhabhi_rates(outs, key, label)
+    fig = bhabhi_figure({g.label: g.rates for g in groups}, {g.label: g.expected for g in groups},
+                        order, colors, xlabel)
+    rows = []
+    for player in order:
+        cells = []
+        for g in groups:
+            r = g.rates.get(player)
+            cells.append(None if r is None else {
+                "rate": f"{100 * r.rate:.1f}%", "ci": f"{100 * r.low:.1f}–{100 * r.high:.1f}", "n": r.games})
+        rows.append({"player": player, "color": colors[player], "cells": cells})
+    return {"slug": slug, "title": title, "img": svg_data_uri(fig), "rows": rows,
+            "groups": [{"label": g.label, "games": g.games, "chance": f"{100 * g.expected:.1f}%"} for g in groups]}
+
+
+# ---------------------------------------------------------------- head to head
+
+
+def _shade(share: float) -> tuple[str, str]:
+    """A heat-map background (red = behind, green = ahead) and a readable text colour."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+    r, g, b, _ = colormaps["RdYlGn"](0.1 + 0.8 * share)
+    text = "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "#fff"
+    return to_hex((r, g, b)), text
+
+
+def _h2h(outs: list[Outcome], order: Sequence[str]) -> dict:
+    h2h = head_to_head(outs)
+    rows = []
+    for row in order:
+        cells = []
+        for col in order:
+            p = h2h.get(row, col) if row != col else None
+            if p is None:
+                cells.append(None)
+                continue
+            bg, fg = _shade(p.share)
+            cells.append({"share": f"{100 * p.share:.0f}%", "ci": f"{100 * p.low:.0f}–{100 * p.high:.0f}",
+                          "n": p.games, "bg": bg, "fg": fg,
+                          "tip": f"{row} finished ahead of {col} in {p.wins:g} of {p.games} shared games"})
+        rows.append({"player": row, "cells": cells})
+    return {"players": list(order), "rows": rows}
+
+
+# ---------------------------------------------------------------- faults
+
+
+def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
+    counts = {p: dict.fromkeys(FAULT_KINDS, 0) for p in order}
+    for o in outs:
+        for seat, player in enumerate(o.seats):
+            for kind, n in o.faults[seat].items():
+                counts[player][kind] += n
+    decisions = dict.fromkeys(order, 0)
+    for row in store.seat_rows():
+        decisions[row["player"]] += row["decisions"] or 0
+    rows = []
+    for p in order:
+        total = sum(counts[p].values())
+        per = f"{1000 * total / decisions[p]:.2f}" if decisions[p] else "–"
+        rows.append({"player": p, "counts": [counts[p][k] for k in FAULT_KINDS], "total": total,
+                     "decisions": decisions[p], "per_1000": per})
+    any_faults = any(r["total"] for r in rows)
+    details = store.db.execute(
+        "SELECT idx, seat, player, kind, detail FROM faults ORDER BY idx, seat LIMIT ?", (MAX_FAULT_LINES,)
+    ).fetchall()
+    return {"kinds": FAULT_KINDS, "rows": rows, "total": store.fault_count(),
+            "img": svg_data_uri(faults_figure(counts, order)) if any_faults else None,
+            "details": [dict(zip(("game", "seat", "player", "kind", "detail"), d)) for d in details],
+            "shown": len(details)}
+
+
+# ---------------------------------------------------------------- games
+
+
+def _games(store: Store, outs: list[Outcome], limit: int) -> tuple[list[dict], str]:
+    faulty = [(o.index, (o.rules, o.table_size), any(o.faults[s] for s in range(o.table_size))) for o in outs]
+    chosen = pick_games(faulty, limit)
+    labels = {o.index: o.rules for o in outs}
+    games = [browser_game(i, store.record(i), labels[i]) for i in chosen]
+    if len(chosen) == len(outs):
+        note = f"All {len(outs)} games."
+    else:
+        note = (f"{len(chosen)} of {len(outs)} games, chosen evenly over every rule set and table size "
+                f"(and some with faults). arena report --games N embeds more; arena replay shows any game.")
+    return games, note
+
+
+# ---------------------------------------------------------------- templates
+
+
+def _environment() -> Environment:
+    env = Environment(loader=PackageLoader("arena.results", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
+    return env
+
+
+def _asset(name: str) -> str:
+    """A CSS or JS file from the templates folder, as text (inlined, not run through jinja)."""
+    env = _environment()
+    text, _, _ = env.loader.get_source(env, name)
+    if "</script" in text.lower() or "</style" in text.lower():
+        raise ReportError(f"template asset {name} must not contain a closing script or style tag")
+    return text

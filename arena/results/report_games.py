@@ -1,0 +1,319 @@
+"""The report's game browser data: each game as a list of states, one per step.
+
+A game record is replayed with the engine (:func:`replay_steps`); its events are
+turned into steps a person can follow (a card played, a clean trick, a cut and
+pick-up, a draw, a take, the end), each holding the full state to draw: every
+hand face up, the trick on the table, the trump, the discard pile's size, who
+is out. At every decision point the step's hands and trick are checked against
+the engine's, so the browser shows exactly what the engine did. The page's
+script only renders these states.
+
+Compact JSON: a hand is its card texts run together (``"ASKS4HTH*"``); keys
+that are at their default are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.game.cards import SUIT_SYMBOLS, SUITS, card
+from arena.game.engine import Game
+from arena.game.errors import ArenaError
+from arena.game.record import from_record
+from arena.game.record import start_game as record_start
+from arena.game.rules import Rules
+
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+_SHOW_ORDER = (3, 2, 0, 1)
+"""Suits left to right in a shown hand: spades, hearts, clubs, diamonds (black, red, black, red)."""
+_PLACE = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+_REASONS = {"shootout": "shootout: no suit in common with the last opponent",
+            "drawn_cut": "cut on a drawn lead with two players left",
+            "simultaneous": "every hand emptied on one trick; the highest card of it loses",
+            "forfeit": "forfeited after too many faults", "last_player": "last player holding cards"}
+
+
+class ReportError(ArenaError, ValueError):
+    """A results folder or game that the report cannot show."""
+
+
+def pretty(text: str) -> str:
+    return card(text).pretty
+
+
+def hand_key(text: str) -> tuple:
+    c = card(text)
+    return (_SHOW_ORDER.index(c.suit), -c.rank, c.copy)
+
+
+def start_game(record: dict) -> Game:
+    """A fresh engine game at the record's start (dealt, or the hand-made position)."""
+    return record_start(Game, record)
+
+
+def apply_recorded(game: Game, event: dict) -> None:
+    """Apply the decision a recorded event stands for (a play, a take, or a fault)."""
+    if event["type"] == "fault":
+        game.apply_fault(event["kind"])
+    elif event["type"] == "take":
+        game.apply(bool(event["take"]))
+    else:
+        game.apply(event["card"])
+
+
+class _Steps:
+    """Turns a record's events into display steps (working state of one game)."""
+
+    def __init__(self, record: dict) -> None:
+        self.names: list[str] = record["names"]
+        self.rules = Rules.from_dict(record["rules"])
+        start = record["start"]
+        self.hands = [set(h) for h in start["hands"]]
+        self.trick: list[tuple[int, str]] = []
+        self.trump = SUITS.index(start["trump"]) if start.get("trump") else -1
+        self.discard = len(start.get("discard") or ())
+        self.out: list[int | None] = [None] * len(self.names)
+        for place, seat in enumerate(start.get("out") or ()):
+            self.out[seat] = place
+        self.first_trick = not start.get("first_trick_done", False)
+        self.trick_no = 0
+        self.steps: list[dict] = []
+        self.pending: list[str] = []
+
+    # -------------------------------------------------------------- helpers
+    def who(self, seat: int) -> str:
+        return f"{self.names[seat]} [{seat}]"
+
+    def snap(self, kind: str, message: str, ev: int, trick=None, **marks) -> dict:
+        step = {"k": kind, "m": " ".join([*self.pending, message]), "ev": ev, "n": self.trick_no,
+                "h": ["".join(sorted(h, key=hand_key)) for h in self.hands],
+                "t": [[s, c] for s, c in (self.trick if trick is None else trick)]}
+        self.pending = []
+        if self.trump >= 0:
+            step["tr"] = self.trump
+        if self.discard:
+            step["d"] = self.discard
+        if any(o is not None for o in self.out):
+            step["o"] = list(self.out)
+        step.update({k: v for k, v in marks.items() if v is not None})
+        self.steps.append(step)
+        return step
+
+    def note(self, text: str, ev: int | None = None) -> None:
+        """Add to the last step's message (an out, a trump fixed); ``ev``: the event it now ends with."""
+        last = self.steps[-1]
+        last["m"] = f"{last['m']} {text}"
+        if ev is not None:
+            last["ev"] = ev
+
+    def led(self) -> int:
+        return card(self.trick[0][1]).suit
+
+    # -------------------------------------------------------------- events
+    def feed(self, e: dict, j: int) -> None:
+        getattr(self, "_" + e["type"])(e, j)
+
+    def _deal(self, e: dict, j: int) -> None:
+        holder = next((s for s, h in enumerate(self.hands) if "AS" in h), None)
+        sizes = ", ".join(str(len(h)) for h in self.hands)
+        if self.first_trick and holder is not None:
+            text = f"Dealt ({sizes} cards). {self.who(holder)} holds A♠ and must lead it."
+        else:
+            text = f"Starting position ({sizes} cards)."
+        self.snap("deal", text, j)
+
+    def _play(self, e: dict, j: int) -> None:
+        seat, text = e["seat"], e["card"]
+        self.hands[seat].discard(text)
+        if not self.trick:
+            self.trick_no += 1
+            self.trick.append((seat, text))
+            self.snap("play", f"Trick {self.trick_no}: {self.who(seat)} leads {pretty(text)}.{_by(e)}", j,
+                      last=seat)
+            return
+        led = self.led()
+        self.trick.append((seat, text))
+        suit = card(text).suit
+        if suit == led:
+            self.snap("play", f"{self.who(seat)} plays {pretty(text)}.{_by(e)}", j, last=seat)
+        elif self.rules.trumps and (self.trump < 0 or suit == self.trump):
+            self.snap("play", f"{self.who(seat)} has no {SUIT_WORDS[led]} and trumps with {pretty(text)}.{_by(e)}",
+                      j, last=seat)
+        elif self.first_trick and self.rules.first_trick == "free":
+            self.snap("play", f"{self.who(seat)} has no {SUIT_WORDS[led]} and plays {pretty(text)}: "
+                      f"free on the first trick.{_by(e)}", j, last=seat)
+        else:
+            self.snap("cut", f"{self.who(seat)} has no {SUIT_WORDS[led]} and CUTS with {pretty(text)} "
+                      f"(thulla)!{_by(e)}", j, last=seat, cut=seat)
+
+    def _trump(self, e: dict, j: int) -> None:
+        self.trump = SUITS.index(e["suit"])
+        self.steps[-1]["tr"] = self.trump
+        self.note(f"{SUIT_SYMBOLS[self.trump]} {SUIT_WORDS[self.trump]} are trumps from now on.", j)
+
+    def _clean(self, e: dict, j: int) -> None:
+        trick, winner = list(self.trick), e["seat"]
+        free = self.first_trick and self.rules.first_trick == "free"
+        self.trick = []
+        self.first_trick = False
+        what = "the free first trick" if free else "clean (nobody cut)"
+        self.snap("clean", f"Trick {self.trick_no} is {what}: its {len(trick)} cards go to the discard pile; "
+                  f"{self.who(winner)} played the highest and leads next.", j, trick=trick, win=winner, gone=1)
+        self.discard += len(trick)
+        self.steps[-1]["d"] = self.discard
+
+    def _pickup(self, e: dict, j: int) -> None:
+        trick, picker, cards = list(self.trick), e["seat"], e["cards"]
+        self.trick = []
+        self.first_trick = False
+        self.hands[picker].update(cards)
+        shown = " ".join(pretty(c) for c in cards)
+        if e.get("by") == "fault":
+            self.snap("pickup", f"{self.who(picker)} faulted and picks up the trick's {len(cards)} card(s) "
+                      f"as a penalty: {shown}.", j, trick=trick, pick=picker, gone=2)
+            return
+        cutter = trick[-1][0] if trick else None
+        self.snap("pickup", f"{self.who(cutter)} cut, so {self.who(picker)} (highest of the led suit) "
+                  f"PICKS UP {len(cards)} card(s): {shown}.", j, trick=trick, pick=picker, cut=cutter, gone=2)
+
+    def _draw(self, e: dict, j: int) -> None:
+        seat, text, source = e["seat"], e["card"], e["from"]
+        self.hands[seat].add(text)
+        if source == "pile":
+            self.discard -= 1
+            where = "the discard pile"
+        else:
+            self.hands[source].discard(text)
+            where = f"{self.who(source)}'s hand"
+        self.snap("draw", f"{self.who(seat)} won the trick with their last card: draws {pretty(text)} "
+                  f"from {where} and must lead it.", j, draw=seat)
+
+    def _take(self, e: dict, j: int) -> None:
+        seat = e["seat"]
+        if not e["take"]:
+            self.pending.append(f"{self.who(seat)} does not take.")
+            return
+        victim, cards = e["from"], e.get("cards", [])
+        self.hands[seat].update(cards)
+        self.hands[victim].clear()
+        self.snap("take", f"{self.who(seat)} TAKES all {e['count']} card(s) of {self.who(victim)}.", j,
+                  take=seat, victim=victim)
+
+    def _out(self, e: dict, j: int) -> None:
+        self.out[e["seat"]] = e["place"]
+        self.steps[-1]["o"] = list(self.out)
+        self.note(f"{self.who(e['seat'])} is out ({_PLACE[e['place']]}).", j)
+
+    def _fault(self, e: dict, j: int) -> None:
+        self.pending.append(f"{self.who(e['seat'])} FAULTED ({e['kind']}).")
+
+    def _forfeit(self, e: dict, j: int) -> None:
+        self.pending.append(f"{self.who(e['seat'])} forfeits: random legal cards are played for it from now on.")
+
+    def _end(self, e: dict, j: int) -> None:
+        order = ", ".join(self.who(s) for s in e.get("order", ()))
+        if e.get("draw"):
+            text = "Game over: a draw; " + ", ".join(self.who(s) for s in e["tied"]) + " share the last place."
+            self.snap("end", f"{text} Finishing order: {order}.", j, trick=[])
+            return
+        loser, cards = e["loser"], e.get("loser_cards", [])
+        reason = _REASONS.get(e.get("reason"), e.get("reason", ""))
+        self.snap("end", f"Game over. Bhabhi: {self.who(loser)} ({reason}), left holding {len(cards)} card(s). "
+                  f"Finishing order: {order}.", j, trick=[], loser=loser)
+
+    # -------------------------------------------------------------- checks
+    def check(self, game: Game, index: int) -> None:
+        """The hands and the trick must be the engine's at a decision point."""
+        for seat in range(game.players):
+            mine, engine = self.hands[seat], {str(c) for c in game.hand(seat)}
+            if mine != engine:
+                raise ReportError(f"game {index}: replay differs at event {len(game.events)}: seat {seat} "
+                                  f"holds {sorted(engine)}, the browser would show {sorted(mine)}")
+        if [(s, str(c)) for s, c in game.trick] != self.trick:
+            raise ReportError(f"game {index}: replay differs at event {len(game.events)}: the trick")
+        if self.steps and game.current is not None:
+            self.steps[-1]["turn"] = game.current
+            if game.decision == "take":
+                self.steps[-1]["dec"] = "take"
+
+
+def _by(e: dict) -> str:
+    return {"fault": " (a random legal card, after the fault)",
+            "auto": " (played for the forfeited seat)"}.get(e.get("by"), "")
+
+
+def replay_steps(record: dict, index: int = 0) -> list[dict]:
+    """The display steps of one game record, replayed and checked with the engine."""
+    from_record(Game, record)  # the record must replay exactly (raises ReplayError)
+    game, recorded, steps = start_game(record), record["events"], _Steps(record)
+    done = 0
+    while True:
+        for j in range(done, len(game.events)):
+            steps.feed(recorded[j], j)
+        done = len(game.events)
+        steps.check(game, index)
+        if done >= len(recorded) or game.current is None:
+            break
+        apply_recorded(game, recorded[done])
+    if steps.pending:
+        steps.note(" ".join(steps.pending))
+    return steps.steps
+
+
+def game_title(index: int, record: dict) -> str:
+    result = record.get("result") or {}
+    loser = result.get("loser")
+    end = "draw" if result.get("draw") else f"Bhabhi: {record['names'][loser]}" if loser is not None else ""
+    return f"#{index} · {record['rules']['name']} · {record['players']} players · {end}"
+
+
+def browser_game(index: int, record: dict, label: str) -> dict:
+    """One game for the browser: names, title, and its steps."""
+    faults = sum(len(f) for f in record.get("faults") or ())
+    return {"i": index, "id": (record.get("schedule") or {}).get("id", ""), "title": game_title(index, record),
+            "rules": label, "names": record["names"], "seed": record["seed"], "faults": faults,
+            "steps": replay_steps(record, index)}
+
+
+def pick_games(games: Sequence[tuple[int, tuple, bool]], limit: int) -> list[int]:
+    """At most ``limit`` game indices, chosen deterministically.
+
+    ``games`` are ``(index, group, has_faults)``. Up to a fifth of the slots go
+    to games with faults; the rest are shared equally by the groups (rules and
+    table size). Within each, the games are evenly spaced in game order.
+    """
+    if len(games) <= limit:
+        return sorted(g[0] for g in games)
+    chosen = set(_even(sorted(g[0] for g in games if g[2]), limit // 5))
+    groups: dict[tuple, list[int]] = {}
+    for index, group, _ in sorted(games):
+        if index not in chosen:
+            groups.setdefault(group, []).append(index)
+    quotas = _quotas({k: len(v) for k, v in groups.items()}, limit - len(chosen))
+    for key, quota in quotas.items():
+        chosen.update(_even(groups[key], quota))
+    return sorted(chosen)
+
+
+def _even(items: list[int], n: int) -> list[int]:
+    """``n`` of ``items``, evenly spaced, the first and last included."""
+    if n >= len(items):
+        return list(items)
+    if n <= 1:
+        return list(items[:n])
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def _quotas(sizes: dict, total: int) -> dict:
+    """Share ``total`` slots equally among groups of the given sizes (a full group passes its share on)."""
+    quotas = dict.fromkeys(sorted(sizes), 0)
+    while total > 0:
+        open_ = [k for k in quotas if quotas[k] < sizes[k]]
+        if not open_:
+            break
+        share = max(1, total // len(open_))
+        for k in open_:
+            give = min(share, sizes[k] - quotas[k], total)
+            quotas[k] += give
+            total -= give
+    return quotas

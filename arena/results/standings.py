@@ -1,0 +1,145 @@
+"""Rating tables from a results store: outcomes in game order, formatted as text, CSV or JSON.
+
+Returns strings; the CLI prints them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from tabulate import tabulate, tabulate_formats
+
+from arena.game.errors import ArenaError
+from arena.results.ratings import FAULT_KINDS, Outcome, breakdown, head_to_head, rate
+from arena.results.store import Store
+
+FORMATS = ("csv", "json", *tabulate_formats)
+GROUPINGS = ("table-size", "rules", "seat")
+
+
+class TableFormatError(ArenaError, ValueError):
+    """An output format or grouping that does not exist."""
+
+
+def outcomes(store: Store) -> list[Outcome]:
+    """Every stored game as a ratings :class:`Outcome`, in game order."""
+    games: dict[int, list[dict]] = {}
+    for row in store.seat_rows():
+        games.setdefault(row["idx"], []).append(row)
+    out = []
+    for idx in sorted(games):
+        seats = sorted(games[idx], key=lambda r: r["seat"])
+        first = seats[0]
+        out.append(Outcome(
+            index=idx, seats=tuple(r["player"] for r in seats), ranks=tuple(r["rank"] for r in seats),
+            loser=first["loser"], table_size=first["table_size"], rules=first["rules"],
+            penalty=tuple(r["penalty"] for r in seats),
+            faults=tuple({k: r[k] for k in FAULT_KINDS if r[k]} for r in seats),
+            decision_ms=tuple(r["cpu_ms_median"] for r in seats),
+        ))
+    return out
+
+
+def rating_params(spec: dict | None) -> dict[str, float]:
+    spec = spec or {}
+    return {"tau": spec.get("tau", 0.0), "draw_probability": spec.get("draw_probability", 0.001)}
+
+
+_COLUMNS = [
+    ("rank", "rank", None), ("player", "player", None), ("mu-3σ", "conservative", ".2f"),
+    ("mu", "mu", ".2f"), ("σ", "sigma", ".2f"), ("P(>next)", "p_above_next", ".3f"), ("games", "games", None),
+    ("bhabhi", "bhabhi_rate", "pct"), ("95% CI", "bhabhi_ci", None), ("×1/k", "bhabhi_ratio", ".2f"),
+    ("place", "place", ".3f"), ("penalty", "penalty", ".2f"), ("first out", "first_out_rate", "pct"),
+    ("faults t/c/i/m", "faults", None), ("ms/dec", "decision_ms", ".3f"),
+]
+
+
+def _cell(row, attr: str, fmt: str | None) -> Any:
+    if attr == "bhabhi_ci":
+        return f"{100 * row.bhabhi_low:.1f}-{100 * row.bhabhi_high:.1f}%"
+    if attr == "faults":
+        return "/".join(str(row.fault(k)) for k in FAULT_KINDS)
+    value = getattr(row, attr)
+    if value is None or fmt is None:
+        return "-" if value is None else value
+    return f"{100 * value:.1f}%" if fmt == "pct" else format(value, fmt)
+
+
+def check_format(fmt: str, by: str | None = None) -> None:
+    """Refuse an output format or a grouping that does not exist."""
+    if fmt not in FORMATS:
+        raise TableFormatError(f"format must be csv, json or a tabulate format such as simple, github, "
+                               f"grid (got {fmt!r})")
+    if by is not None and by not in GROUPINGS:
+        raise TableFormatError(f"--by must be one of {', '.join(GROUPINGS)} (got {by!r})")
+
+
+def _empty(fmt: str, by: str | None = None) -> str:
+    """What a table of no games looks like: valid JSON or CSV where those were asked for."""
+    if fmt == "json":
+        return "{}" if by else "[]"
+    return "" if fmt == "csv" else "no games stored yet"
+
+
+def render(table, fmt: str, title: str | None = None) -> str:
+    """One rating table in a tabulate format, CSV or JSON."""
+    check_format(fmt)
+    if fmt == "json":
+        return json.dumps(table.to_dicts(), indent=1)
+    if fmt == "csv":
+        rows = table.to_dicts()
+        buf = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        return buf.getvalue().rstrip("\n")
+    body = tabulate([[_cell(r, a, f) for _, a, f in _COLUMNS] for r in table.rows],
+                    headers=[h for h, _, _ in _COLUMNS], tablefmt=fmt, disable_numparse=True)
+    return f"{title}\n{body}" if title else body
+
+
+def ratings_text(store: Store, fmt: str = "simple", by: str | None = None) -> str:
+    """The rating table of a store (or one table per group)."""
+    check_format(fmt, by)
+    outs = outcomes(store)
+    params = rating_params(store.meta("spec"))
+    if not outs:
+        return _empty(fmt, by)
+    if by is None:
+        table = rate(outs, **params)
+        return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} games")
+    groups = breakdown(outs, by=by, **params)
+    if fmt == "json":
+        return json.dumps({str(k): t.to_dicts() for k, t in groups.items()}, indent=1)
+    parts = [render(t, fmt, f"{by} {k}: {t.games} games") for k, t in groups.items()]
+    return "\n\n".join(parts)
+
+
+def head_to_head_text(store: Store, fmt: str = "simple") -> str:
+    """For each pair, the share of shared games in which the row player finished ahead."""
+    check_format(fmt)
+    h2h = head_to_head(outcomes(store))
+    if fmt == "json":
+        return json.dumps([_pair(p) for p in h2h.pairs], indent=1)
+    names = h2h.players
+    rows = []
+    for r in names:
+        cells = []
+        for c in names:
+            p = h2h.get(r, c)
+            cells.append("" if p is None else f"{100 * p.share:.0f}% ({100 * p.low:.0f}-{100 * p.high:.0f}) n={p.games}")
+        rows.append([r, *cells])
+    if fmt == "csv":
+        buf = io.StringIO()
+        csv.writer(buf).writerows([["row \\ col", *names], *rows])
+        return buf.getvalue().rstrip("\n")
+    return "row finished ahead of column (95% CI), n = shared games\n" + tabulate(
+        rows, headers=["", *names], tablefmt=fmt)
+
+
+def _pair(p) -> dict:
+    return {f: getattr(p, f) for f in ("row", "col", "games", "wins", "share", "low", "high")}

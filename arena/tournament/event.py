@@ -1,0 +1,338 @@
+"""Running a tournament: schedule -> executor -> store, resumable.
+
+The coordinator builds the schedule from the spec, skips the games already in
+the store, sends batches of games to an executor (any ``concurrent.futures``
+style object with ``submit``), and writes each returned record to the store in
+its own transaction as it arrives. Ratings are computed later from the store
+in game order, so neither parallelism nor a resume changes the tables.
+
+Every tournament folder has its own secret (:mod:`arena.game.seeds`), created with
+the folder, kept in its ``secret`` file (mode 0600) and sent with each batch:
+it keys the bot seeds, so a resume gives the bots the same seeds as an
+unbroken run and no bot can work its deal out from its seed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from arena.tournament.spec import ConfigError, TournamentSpec, base_player, spec_from_dict
+from arena.game.errors import ArenaError
+from arena.plugins.registry import check_in_process
+from arena.tournament.schedule import GameSpec
+from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
+from arena.results.store import Store, StoreError
+
+
+class TournamentError(ArenaError, RuntimeError):
+    """A tournament that cannot start or go on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A snapshot of a running tournament, for the live display."""
+
+    done: int
+    total: int
+    played_now: int
+    elapsed: float
+    faults: int
+    leader: str | None
+
+    @property
+    def rate(self) -> float:
+        return self.played_now / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def remaining(self) -> float | None:
+        left = self.total - self.done
+        return left / self.rate if self.rate > 0 else None
+
+
+def schedule(spec: TournamentSpec) -> list[GameSpec]:
+    """Every game of the tournament, in order."""
+    return spec.schedule_format().games()
+
+
+def results_folder(spec: TournamentSpec, root: str | Path = "results") -> Path:
+    return Path(root) / spec.name
+
+
+def player_names(games: Iterable[GameSpec]) -> list[str]:
+    return sorted({name for g in games for name in g.seats})
+
+
+def describe_players(registry, names: list[str]) -> list[dict]:
+    """Name, plugin, version and code hash of every player (checked by workers).
+
+    An alias (``random#2``) is described by the player it plays as, named in ``base``.
+    """
+    out = []
+    for name in names:
+        spec = registry.get(base_player(name))
+        entry = {"name": name, "plugin": spec.plugin, "version": spec.version, "code_hash": spec.code_hash()}
+        if spec.name != name:
+            entry["base"] = spec.name
+        out.append(entry)
+    return out
+
+
+def check_players(spec: TournamentSpec, registry) -> None:
+    """Every player the spec names is installed (and may run in-process if ``sandbox`` is
+    ``never``), else a :class:`ConfigError` naming the file and key."""
+    for key in ("players", "candidates", "house"):
+        for name in getattr(spec, key):
+            try:
+                player = registry.get(base_player(name))
+                if spec.sandbox == "never":
+                    check_in_process(player)
+            except ArenaError as exc:
+                raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
+
+
+def changed_players(store: Store, players: list[dict]) -> list[str]:
+    """One line per player whose version or code differs from the one that played the stored games."""
+    stored = {p["name"]: p for p in store.players()}
+    out = []
+    for p in players:
+        old = stored.get(p["name"])
+        if old and (old["version"], old["code_hash"]) != (p["version"], p["code_hash"]):
+            out.append(f"player {p['name']!r} is now version {p['version']} (code {p['code_hash']}), but the "
+                       f"stored games were played by version {old['version']} (code {old['code_hash']})")
+    return out
+
+
+def _spec_change(stored: dict, spec: TournamentSpec) -> str | None:
+    """The first key (other than jobs, batch, backend) in which ``spec`` differs from a stored spec."""
+    new = spec.results_dict()
+    for key, value in new.items():
+        if stored.get(key) != value:
+            return f"{key} {stored.get(key)!r}, now {value!r}"
+    return None
+
+
+class Tournament:
+    """One tournament bound to its results folder."""
+
+    def __init__(self, spec: TournamentSpec, folder: str | Path, registry) -> None:
+        self.spec = spec
+        self.folder = Path(folder)
+        self.registry = registry
+        check_players(spec, registry)
+        self.games = schedule(spec)
+        self.players = describe_players(registry, player_names(self.games))
+        self.secret: Secret | None = None
+        """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
+
+    @classmethod
+    def create(cls, spec: TournamentSpec, folder: str | Path, registry,
+               secret: Secret | None = None) -> "Tournament":
+        """A new tournament, or the same one again (only its missing games will be played).
+
+        Refuses a folder that holds a different tournament (jobs, batch and
+        backend may differ: they change no game). The players stored are the
+        versions that played the first game; :meth:`run` refuses to add games
+        by other versions. A new folder gets ``secret`` (default: a fresh
+        random one); a folder that has a secret refuses another.
+        """
+        t = cls(spec, folder, registry)
+        new = json.loads(json.dumps(spec.to_dict()))
+        with Store(t.folder, create=True, meta={"spec": new}) as store:
+            stored = store.meta("spec")
+            change = _spec_change(stored, spec) if stored is not None else None
+            if change:
+                raise TournamentError(f"{t.folder} already holds a different tournament ({change}); "
+                                      f"use `arena tournament resume {t.folder}` or another name")
+            if stored != new:  # jobs, batch or backend changed (or no spec was stored)
+                store.set_meta("spec", new)
+            t.folder_secret(store, secret)
+            if not store.count():
+                store.save_players(t.players)
+        return t
+
+    @classmethod
+    def open(cls, folder: str | Path, registry) -> "Tournament":
+        """An existing tournament, from the spec stored with its results."""
+        try:
+            with Store(folder) as store:
+                data = store.meta("spec")
+        except StoreError as exc:
+            raise TournamentError(str(exc)) from None
+        if data is None:
+            raise TournamentError(f"{folder} holds no tournament spec")
+        return cls(spec_from_dict(data, f"{folder}/spec"), folder, registry)
+
+    def folder_secret(self, store: Store, given: Secret | None = None) -> Secret:
+        """The folder's secret: read and checked against the store, or made for a folder without one.
+
+        The store keeps only a check value of it (:meth:`Secret.check`), so a
+        lost or swapped ``secret`` file is refused instead of silently giving
+        the rest of the games other bot seeds.
+        """
+        path = self.folder / SECRET_FILE
+        check = store.meta("secret_check")
+        if path.exists():
+            found = read_secret(path)
+            if check is not None and found.check() != check:
+                raise TournamentError(f"{path} is not the secret {self.folder}'s games were played with; "
+                                      f"restore the original file")
+            if given is not None and given != found:
+                raise TournamentError(f"{self.folder} already has its own secret; give no other "
+                                      f"(or choose another name)")
+        elif check is not None:
+            raise TournamentError(f"{path} is missing: the stored games' bot seeds cannot be given again; "
+                                  f"restore the file from a copy of the folder")
+        else:
+            found = write_secret(path, given or Secret.generate())
+        if check is None:
+            store.set_meta("secret_check", found.check())
+        self.secret = found
+        return found
+
+    def pending(self, store: Store) -> list[GameSpec]:
+        done = store.done()
+        return [g for g in self.games if g.index not in done]
+
+    def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
+        size = max(1, self.spec.batch)
+        return [games[i:i + size] for i in range(0, len(games), size)]
+
+    def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
+            max_in_flight: int | None = None) -> Progress:
+        """Play every missing game on ``executor``; return the final progress.
+
+        Refuses (:class:`TournamentError`) to add games to stored ones played
+        by another version of a player: the table would mix two bots under one
+        name. Each finished game is stored as its batch comes back. If anything
+        stops the run (Ctrl-C, a worker's refusal), the batches already finished
+        are stored before the exception goes on, so a resume replays only the rest.
+        ``on_progress`` is called at most ten times a second, and once at the end.
+        A store that cannot be written (a read-only folder, a full disk) stops
+        the run with a :class:`StoreError` saying how many games are stored.
+        """
+        with Store(self.folder, create=True) as store:
+            secret = self.folder_secret(store)
+            queue = list(reversed(self.batches(self.pending(store))))
+            self._check_versions(store, bool(queue))
+            state = _Counter(store.count(), store.fault_count(), store, len(self.games))
+            try:
+                if queue:
+                    store.check_writable()
+                self._play(executor, queue, state, _Ticker(on_progress), max_in_flight, secret)
+            except StoreError as exc:
+                raise StoreError(f"{exc}; {state.done} of {state.total} games are stored and kept; once that is "
+                                 f"fixed, `arena tournament resume {self.folder}` plays the rest") from None
+            return state.progress()
+
+    def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None,
+              secret) -> None:
+        from arena.tournament.worker import pack_batch, run_packed, unpack_results
+        limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
+        in_flight: dict = {}
+        try:
+            while queue or in_flight:
+                while queue and len(in_flight) < limit:
+                    batch = queue.pop()
+                    packed = pack_batch(self.spec, batch, self.players, secret)
+                    in_flight[executor.submit(run_packed, packed)] = batch
+                finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
+                tick(state)
+        except BaseException:
+            _keep_finished(in_flight, state)
+            raise
+        tick(state, final=True)
+
+    def _check_versions(self, store: Store, playing: bool) -> None:
+        changed = changed_players(store, self.players) if store.count() else []
+        if changed and playing:
+            raise TournamentError(f"{changed[0]}; {self.folder} would mix the two: reinstall that version "
+                                  f"to go on, or start a new tournament (another name)")
+        if not store.count():
+            store.save_players(self.players)
+
+
+def _keep_finished(in_flight: dict, state: "_Counter") -> None:
+    """Store the batches that finished while the run was being stopped; cancel the rest."""
+    from arena.tournament.worker import unpack_results
+    for fut, batch in list(in_flight.items()):
+        fut.cancel()
+        if fut.done() and not fut.cancelled() and fut.exception() is None:
+            try:
+                state.store_batch(batch, unpack_results(fut.result()))
+            except Exception:  # the store itself failed: what is stored stays stored
+                return
+
+
+class _Ticker:
+    """Calls the progress callback at most every ``interval`` seconds (and always at the end)."""
+
+    def __init__(self, callback, interval: float = 0.1) -> None:
+        self.callback, self.interval, self.last = callback, interval, float("-inf")
+
+    def __call__(self, state: "_Counter", final: bool = False) -> None:
+        now = time.perf_counter()
+        if self.callback is not None and (final or now - self.last >= self.interval):
+            self.last = now
+            self.callback(state.progress())
+
+
+class _Counter:
+    """Stores results and keeps the running figures for the progress display."""
+
+    def __init__(self, done: int, faults: int, store: Store, total: int) -> None:
+        self.done, self.faults, self.store = done, faults, store
+        self.total, self.start = total, time.perf_counter()
+        self.played_now = 0
+        self.losses: dict[str, int] = {}
+        self.seen: dict[str, int] = {}
+
+    def store_batch(self, batch: list[GameSpec], records: list[dict]) -> None:
+        by_index = {g.index: g for g in batch}
+        for index, record in records:
+            faults = sum(len(f) for f in record.get("faults") or [])
+            if self.store.add_game(by_index[index], record):
+                self.done += 1
+                self.played_now += 1
+                self.faults += faults
+                self._tally(record)
+
+    def _tally(self, record: dict) -> None:
+        loser = record["result"]["loser"]
+        for seat, name in enumerate(record["names"]):
+            self.seen[name] = self.seen.get(name, 0) + 1
+            if seat == loser:
+                self.losses[name] = self.losses.get(name, 0) + 1
+
+    def leader(self) -> str | None:
+        if not self.seen:
+            return None
+        return min(self.seen, key=lambda n: (self.losses.get(n, 0) / self.seen[n], n))
+
+    def progress(self) -> Progress:
+        return Progress(self.done, self.total, self.played_now, time.perf_counter() - self.start, self.faults,
+                        self.leader())
+
+
+def status_lines(t: Tournament) -> list[str]:
+    """A short account of a tournament's progress."""
+    with Store(t.folder) as store:
+        done, faults = store.count(), store.fault_count()
+        players = store.players()
+        changed = changed_players(store, t.players) if done else []
+    lines = [f"tournament {t.spec.name} in {t.folder}",
+             f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
+             f"  faults: {faults}",
+             f"  rules: {', '.join(r.get('preset', '?') for r in t.spec.rules)}; "
+             f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
+    lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
+    lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]
+    if done < len(t.games):
+        lines.append(f"  resume with: arena tournament resume {t.folder}")
+    return lines

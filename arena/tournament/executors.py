@@ -1,0 +1,177 @@
+"""Executors the tournament runs on: ``concurrent.futures``-style ``submit``.
+
+- :class:`SerialExecutor`: runs each task at once in this process (tests, ``--jobs 1``).
+- :class:`LocalExecutor`: a pool of worker processes built on ``multiprocess``
+  (spawned from a clean interpreter), each pinned to one core where the OS
+  allows, so a game's referee and its bot processes share that core.
+- the Dask backend lives in :mod:`arena.tournament.dask_backend`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from concurrent.futures import Future
+
+
+class SerialExecutor:
+    """Runs each submitted task immediately, in the calling process."""
+
+    workers = 1
+
+    def submit(self, fn, *args, **kwargs) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # delivered through the future, like a real executor
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            fut.set_exception(exc)
+        return fut
+
+    def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
+        from arena.tournament.worker import close_clients
+        close_clients()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.shutdown()
+
+
+def _harden() -> None:
+    """Make this harness process unreadable to bots and the reaper of their leftovers."""
+    try:
+        from arena.sandbox import harden_harness
+        harden_harness()
+    except Exception:  # a platform without these controls still runs, with the warning of detect()
+        pass
+
+
+def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
+    """Pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
+    and leave with the coordinator: on Linux the worker is sent SIGTERM when the coordinator
+    dies, even by ``kill -9``; SIGTERM (also how the pool is terminated) closes the worker's
+    bot clients, so no bot process outlives it."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, _on_terminate)
+    _die_with_parent(parent)
+    _harden()
+    with counter.get_lock():
+        slot = counter.value
+        counter.value += 1
+    if cores and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {cores[slot % len(cores)]})
+        except OSError:
+            pass
+
+
+def _on_terminate(signum, frame) -> None:
+    """Close the worker's bot clients and leave. The signal may come while the first task is
+    still importing arena.tournament.worker: then there is no client yet, and importing it here would fail
+    (a partially initialised module) with a traceback on the terminal."""
+    worker = sys.modules.get(f"{__package__}.worker")
+    close_clients = getattr(worker, "close_clients", None)
+    try:
+        if close_clients is not None:
+            close_clients()
+    finally:
+        os._exit(128 + signum)
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """Linux: ask for SIGTERM when the parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if parent is not None and os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _cores() -> list[int]:
+    if hasattr(os, "sched_getaffinity"):
+        return sorted(os.sched_getaffinity(0))
+    return []
+
+
+class LocalExecutor:
+    """A ``multiprocess`` pool of ``workers`` processes with a ``submit`` method.
+
+    The pool starts with the first task (or the first use of :attr:`pool`),
+    so an executor that gets no work (a finished tournament run again) costs
+    nothing.
+    """
+
+    def __init__(self, workers: int | None = None, pin: bool = True) -> None:
+        self.workers = workers or len(_cores()) or os.cpu_count() or 1
+        self.pin = pin
+        self._pool = None
+
+    @property
+    def pool(self):
+        """The worker pool, started on first use."""
+        if self._pool is None:
+            import multiprocess as mp
+            ctx = mp.get_context("spawn")
+            counter = ctx.Value("i", 0)
+            with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
+                self._pool = ctx.Pool(self.workers, initializer=_init_worker,
+                                      initargs=(counter, _cores() if self.pin else [], os.getpid()))
+        return self._pool
+
+    def submit(self, fn, *args) -> Future:
+        fut: Future = Future()
+        fut.set_running_or_notify_cancel()
+        self.pool.apply_async(fn, args, callback=fut.set_result, error_callback=fut.set_exception)
+        return fut
+
+    def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if cancel:
+            pool.terminate()
+        else:
+            pool.close()
+        pool.join()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *rest):
+        self.shutdown(cancel=exc_type is not None)
+
+
+class _sigint_blocked:
+    """Block SIGINT in this thread (and so in the processes and threads it starts) for a while."""
+
+    def __enter__(self):
+        self.old = None
+        if hasattr(signal, "pthread_sigmask"):
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc):
+        if self.old is not None and signal.SIGINT not in self.old:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return False
+
+
+def make_executor(spec, jobs: int | None = None):
+    """The executor a spec asks for."""
+    jobs = jobs or spec.workers
+    if spec.backend == "dask":
+        from arena.tournament.dask_backend import DaskExecutor
+        return DaskExecutor(spec.scheduler)
+    return SerialExecutor() if jobs == 1 else LocalExecutor(jobs)
