@@ -3,7 +3,7 @@
 :class:`Sim` mirrors the engine's rules (one pack, no trumps; every escape rule,
 shootout, drawn_cut_loses, simultaneous, either first trick) on plain ints and
 lists, without events, views or checks, so the sampler can play thousands of
-games a second. ``tests/test_sampler.py`` checks it against :class:`arena.Game`.
+games a second. ``tests/players/test_sampler.py`` checks it against :class:`arena.Game`.
 
 The policy is the heuristic player's (players/heuristic.py) on the sampled
 world: a player ducks when someone after it is void in the led suit, dumps its

@@ -318,7 +318,7 @@ def _run_tournament(t, quiet: bool, table_format: str, jobs: int | None = None) 
     if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
             t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
         _sandbox_warning()
-    executor = make_executor(t.spec, jobs)
+    executor = make_executor(t.spec, jobs, t.registry)
     interrupted, failed = False, True
     try:
         with _progress(quiet, len(t.games), len(t.games) - missing) as show:

@@ -5,7 +5,7 @@ other's hand (every card not yet played and not in their own hand), so the
 two-player ending is a game of perfect information. This module solves it by
 expectiminimax with memoisation over hand bitmasks, on its own compact
 two-player transition (the full :class:`arena.Game` is far too slow for an
-inner loop; ``tests/test_solver.py`` checks the two against each other).
+inner loop; ``tests/game/test_solver.py`` checks the two against each other).
 
 A position at the start of a trick is ``(L, F, must)``: the leader's hand, the
 other player's hand (bitmasks of card ids, as in :mod:`arena.game.cards`) and the

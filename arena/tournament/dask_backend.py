@@ -103,8 +103,8 @@ class ArenaWorkerPlugin(_WorkerPlugin):
     idempotent = True
 
     def setup(self, worker) -> None:
-        from arena.tournament import worker as arena_worker
-        arena_worker._STATE["worker_name"] = f"{socket.gethostname()} ({worker.address})"
+        from arena.tournament.worker import this_process
+        this_process().name = f"{socket.gethostname()} ({worker.address})"
 
     def teardown(self, worker) -> None:
         from arena.tournament.worker import close_clients

@@ -14,16 +14,23 @@ import signal
 import sys
 from concurrent.futures import Future
 
+from arena.tournament.worker import Worker, running_on
+
 
 class SerialExecutor:
-    """Runs each submitted task immediately, in the calling process."""
+    """Runs each submitted task immediately, in the calling process, on a worker of its own
+    (``registry``: the players it resolves names with; loaded on first use when None)."""
 
     workers = 1
+
+    def __init__(self, registry=None) -> None:
+        self.worker = Worker(registry)
 
     def submit(self, fn, *args, **kwargs) -> Future:
         fut: Future = Future()
         try:
-            fut.set_result(fn(*args, **kwargs))
+            with running_on(self.worker):
+                fut.set_result(fn(*args, **kwargs))
         except BaseException as exc:  # delivered through the future, like a real executor
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -31,8 +38,7 @@ class SerialExecutor:
         return fut
 
     def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
-        from arena.tournament.worker import close_clients
-        close_clients()
+        self.worker.close()
 
     def __enter__(self):
         return self
@@ -168,10 +174,10 @@ class _sigint_blocked:
         return False
 
 
-def make_executor(spec, jobs: int | None = None):
-    """The executor a spec asks for."""
+def make_executor(spec, jobs: int | None = None, registry=None):
+    """The executor a spec asks for (``registry``: the players a serial run resolves names with)."""
     jobs = jobs or spec.workers
     if spec.backend == "dask":
         from arena.tournament.dask_backend import DaskExecutor
         return DaskExecutor(spec.scheduler)
-    return SerialExecutor() if jobs == 1 else LocalExecutor(jobs)
+    return SerialExecutor(registry) if jobs == 1 else LocalExecutor(jobs)

@@ -13,15 +13,16 @@ from __future__ import annotations
 import atexit
 import socket
 import threading
+from contextvars import ContextVar
 from dataclasses import fields
 
 from arena.game.errors import ArenaError
 from arena.bots.referee import play_game
 from arena.tournament.schedule import GameSpec
 from arena.game.seeds import Secret, tournament_deal
-
-_STATE: dict = {}
-
+from arena.plugins.registry import load
+from arena.plugins.runner import make_client
+from arena.tournament.spec import LimitsSpec, base_player, rules_from
 
 class WorkerMismatch(ArenaError, RuntimeError):
     """A worker whose installed player differs from the coordinator's."""
@@ -37,94 +38,142 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secr
     }
 
 
-def _registry():
-    reg = _STATE.get("registry")
-    if reg is None:
-        from arena.plugins.registry import load
-        reg = _STATE["registry"] = load()
-    return reg
+class Worker:
+    """One worker's players and bot clients, kept across the batches it plays.
+
+    ``registry``: the players to resolve names with (loaded on first use when
+    None). ``name``: how refusals name this worker (the host by default).
+    A pool worker process has one (:func:`this_process`); a
+    :class:`~arena.tournament.executors.SerialExecutor` has its own, made
+    current while it runs a task (:func:`current`).
+    """
+
+    def __init__(self, registry=None, name: str | None = None) -> None:
+        self._registry = registry
+        self.name = name or socket.gethostname()
+        self._installed: dict = {}
+        self._clients: dict = {}  # thread id -> {key: client}
+
+    @property
+    def registry(self):
+        if self._registry is None:
+            self._registry = load()
+        return self._registry
+
+    def installed(self, name: str):
+        """The player as installed here, with its version and code hash (computed once)."""
+        if name not in self._installed:
+            try:
+                spec = self.registry.get(base_player(name))  # an alias (random#2) plays as its base player
+            except ArenaError as exc:
+                raise WorkerMismatch(f"player {name!r} cannot be loaded on worker {self.name}: {exc}; "
+                                     f"install the same players on every worker") from None
+            self._installed[name] = (spec, {"version": spec.version, "code_hash": spec.code_hash()})
+        return self._installed[name]
+
+    def check(self, name: str, expected: dict):
+        """The installed player, if it is the version and code the coordinator expects (every game:
+        a long-lived worker, e.g. Dask's, serves tournaments whose players may differ)."""
+        spec, got = self.installed(name)
+        want = {k: expected.get(k) for k in got}
+        if got != want:
+            raise WorkerMismatch(
+                f"player {name!r} on worker {self.name} is version {got['version']} "
+                f"(code {got['code_hash']}), but the tournament uses version {want['version']} "
+                f"(code {want['code_hash']}); install the same player on every worker")
+        return spec
+
+    def client(self, name: str, spec_dict: dict, expected: dict):
+        """The cached client for ``name`` (a sandboxed bot process lives across games).
+
+        Cached per thread: a worker running tasks in several threads (Dask) never
+        shares one bot between two games.
+        """
+        spec = self.check(name, expected)
+        clients = self._clients.setdefault(threading.get_ident(), {})
+        key = (name, spec_dict["sandbox"], tuple(sorted(spec_dict["limits"].items())))
+        client = clients.get(key)
+        if client is None:
+            mode = spec_dict["sandbox"]
+            sandbox = None if mode == "auto" else mode == "always"
+            client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
+        return client
+
+    def close(self) -> None:
+        """Close every cached client of every thread (their bot process groups die with them)."""
+        clients, self._clients = self._clients, {}
+        for per_thread in clients.values():
+            for client in per_thread.values():
+                try:
+                    client.close()
+                except Exception:
+                    pass
+
+    def run_batch(self, payload: dict) -> list[tuple[int, dict]]:
+        """Play every game of a batch; return ``(index, record)`` pairs."""
+        spec = payload["spec"]
+        secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
+        out = []
+        for g in payload["games"]:
+            game = GameSpec(**{**g, "seats": tuple(g["seats"])})
+            clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
+            record = play_game(rules_from(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                               game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
+                               schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
+            out.append((game.index, record))
+        return out
+
+
+_CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)
+_PROCESS: list[Worker] = []  # this process's worker, made on first use
+
+
+def this_process() -> Worker:
+    """This process's worker (a pool or Dask worker process has exactly one)."""
+    if not _PROCESS:
+        _PROCESS.append(Worker())
+    return _PROCESS[0]
+
+
+def current() -> Worker:
+    """The worker tasks run on here: the one an executor made current, else this process's."""
+    return _CURRENT.get() or this_process()
+
+
+def running_on(worker: Worker):
+    """A context manager making ``worker`` current (a serial executor's own, for one task)."""
+    return _Running(worker)
+
+
+class _Running:
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    def __enter__(self) -> Worker:
+        self.token = _CURRENT.set(self.worker)
+        return self.worker
+
+    def __exit__(self, *exc) -> None:
+        _CURRENT.reset(self.token)
 
 
 def worker_name() -> str:
-    """How refusals name this worker: the host, plus its address when a backend set one."""
-    return _STATE.get("worker_name") or socket.gethostname()
-
-
-def _installed(name: str):
-    """The player as installed here, with its version and code hash (computed once per process)."""
-    found = _STATE.setdefault("installed", {})
-    if name not in found:
-        try:
-            from arena.tournament.spec import base_player
-            spec = _registry().get(base_player(name))  # an alias (random#2) plays as its base player
-        except ArenaError as exc:
-            raise WorkerMismatch(f"player {name!r} cannot be loaded on worker {worker_name()}: {exc}; "
-                                 f"install the same players on every worker") from None
-        found[name] = (spec, {"version": spec.version, "code_hash": spec.code_hash()})
-    return found[name]
-
-
-def _check(name: str, expected: dict):
-    """The installed player, if it is the version and code the coordinator expects (every game:
-    a long-lived worker, e.g. Dask's, serves tournaments whose players may differ)."""
-    spec, got = _installed(name)
-    want = {k: expected.get(k) for k in got}
-    if got != want:
-        raise WorkerMismatch(
-            f"player {name!r} on worker {worker_name()} is version {got['version']} "
-            f"(code {got['code_hash']}), but the tournament uses version {want['version']} "
-            f"(code {want['code_hash']}); install the same player on every worker")
-    return spec
-
-
-def _client(name: str, spec_dict: dict, expected: dict):
-    """The cached client for ``name`` (a sandboxed bot process lives across games).
-
-    Cached per thread: a worker running tasks in several threads (Dask) never
-    shares one bot between two games.
-    """
-    from arena.tournament.spec import LimitsSpec
-    from arena.plugins.runner import make_client
-    spec = _check(name, expected)
-    clients = _STATE.setdefault("clients", {}).setdefault(threading.get_ident(), {})
-    key = (name, spec_dict["sandbox"], tuple(sorted(spec_dict["limits"].items())))
-    client = clients.get(key)
-    if client is None:
-        mode = spec_dict["sandbox"]
-        sandbox = None if mode == "auto" else mode == "always"
-        client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
-    return client
+    """How refusals name the current worker."""
+    return current().name
 
 
 def close_clients() -> None:
-    """Close every cached client of every thread (their bot process groups die with them)."""
-    for clients in _STATE.pop("clients", {}).values():
-        for client in clients.values():
-            try:
-                client.close()
-            except Exception:
-                pass
+    """Close this process's worker's clients (a pool worker leaving)."""
+    if _PROCESS:
+        _PROCESS[0].close()
 
 
 atexit.register(close_clients)
 
 
 def run_batch(payload: dict) -> list[tuple[int, dict]]:
-    """Play every game of a batch; return ``(index, record)`` pairs."""
-    from arena.tournament.spec import rules_from
-    spec = payload["spec"]
-    secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
-    out = []
-    for g in payload["games"]:
-        game = GameSpec(**{**g, "seats": tuple(g["seats"])})
-        clients = [_client(name, spec, payload["players"][name]) for name in game.seats]
-        seeds = game.bot_seeds(secret)
-        record = play_game(rules_from(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                           game.dealer,
-                           names=game.seats, bot_seeds=seeds,
-                           schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
-        out.append((game.index, record))
-    return out
+    """Play every game of a batch on the current worker; return ``(index, record)`` pairs."""
+    return current().run_batch(payload)
 
 
 # ------------------------------------------------------- packed batches

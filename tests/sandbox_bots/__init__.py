@@ -1,4 +1,4 @@
-"""Small bots for tests/test_sandbox_client.py.
+"""Small bots for tests/sandbox/test_client.py.
 
 The sandbox host imports them by module path (the folder above, tests/, is
 put on its sys.path), so they must stay importable modules; ``in_sandbox``

@@ -1,7 +1,7 @@
 """`arena new-bot`: the package it writes, and the names and folders it refuses.
 
 Installing the scaffold with pip and playing it through its entry point is in
-tests/test_plugins.py; these tests read and import the files directly.
+tests/plugins/test_plugins.py; these tests read and import the files directly.
 """
 
 from __future__ import annotations

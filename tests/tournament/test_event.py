@@ -245,7 +245,7 @@ def test_status_lines(reference, tmp_path, registry):
     assert lines[-1] == f"  resume with: arena tournament resume {tmp_path / 'part'}"
 
 
-READY = sorted((Path(__file__).resolve().parent.parent / "tournaments").glob("*.toml"))
+READY = sorted((Path(__file__).resolve().parents[2] / "tournaments").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", READY, ids=lambda p: p.name)

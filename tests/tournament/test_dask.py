@@ -299,9 +299,10 @@ def test_workers_know_their_name_and_close_clients_on_teardown(client, monkeypat
         def close(self):
             closed.append(self)
 
-    monkeypatch.setitem(arena.tournament.worker._STATE, "clients", {1: {"a": Fake()}, 2: {"b": Fake()}})
+    worker = arena.tournament.worker.this_process()
+    monkeypatch.setattr(worker, "_clients", {1: {"a": Fake()}, 2: {"b": Fake()}})
     ArenaWorkerPlugin().teardown(None)
-    assert len(closed) == 2 and "clients" not in arena.tournament.worker._STATE
+    assert len(closed) == 2 and worker._clients == {}
 
 
 class _Task:

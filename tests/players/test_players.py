@@ -216,7 +216,7 @@ def test_low_and_high_choices():
 # ------------------------------------------------- the guide's worked example
 def test_worked_example_in_the_guide():
     """The careful bot in docs/writing-a-bot.md runs as printed, plays legally and beats random, low, high."""
-    guide = Path(__file__).parent.parent / "docs" / "writing-a-bot.md"
+    guide = Path(__file__).resolve().parents[2] / "docs" / "writing-a-bot.md"
     source = re.search(r"```python\n(\"\"\"The careful bot.*?)```", guide.read_text(), re.S).group(1)
     namespace: dict = {}
     exec(compile(source, str(guide), "exec"), namespace)

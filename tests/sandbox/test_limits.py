@@ -25,7 +25,7 @@ from arena.sandbox import limits as L
 from arena.sandbox.limits import Capabilities, Limits, LimitsError
 from arena.sandbox.processes import group_members
 
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 LINUX = sys.platform.startswith("linux")
 CAPS = L.detect()
 ROOT_USER = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -424,7 +424,7 @@ def test_landlock_alone_confines_files(tmp_path):
     out = run_bot(tmp_path, "open(arg, 'a')", limits=only("landlock"), arg=__file__)
     assert (out["ok"], out["errno"]) == (False, "EACCES")
     out = run_bot(tmp_path, "return os.unlink(arg)", limits=only("landlock"),
-                  arg=str(Path(__file__).with_name("conftest.py")))
+                  arg=str(Path(__file__).resolve().parents[1] / "conftest.py"))
     assert (out["ok"], out["errno"]) == (False, "EACCES")
     out = run_bot(tmp_path, "return open(arg, 'w').write('ok')", limits=only("landlock"),
                   arg=str(tmp_path / "writable" / "f"))

@@ -7,7 +7,7 @@ each with a ``.dist-info`` naming it as an ``arena.plugins`` entry point, to a
 temporary folder on sys.path (the ``fake_plugins`` fixture of conftest.py).
 No test here imports a third-party plugin into this process: discovery does
 that in its confined child, and the bot's sandbox host when it plays (the
-hostile side of it is tests/hostile/test_hostile_plugins.py).
+hostile side of it is tests/sandbox/hostile/test_hostile_plugins.py).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from arena.game.rules import PRESETS
 from arena.sandbox.client import SandboxClient
 from arena.plugins.scaffold import new_bot
 
-EXAMPLE = Path(__file__).parent / "example_plugin"
+EXAMPLE = Path(__file__).resolve().parents[1] / "example_plugin"
 RUN_ARENA = ("import site, sys; site.addsitedir(sys.argv.pop(1)); "
              "from arena.cli.app import main; sys.exit(main(sys.argv[1:]))")
 

@@ -1,6 +1,6 @@
 """Tests for arena.sandbox.client (and its clock, process and host): the sandboxed seat.
 
-The attacks are in tests/hostile/; these check the ordinary contract: the
+The attacks are in tests/sandbox/hostile/; these check the ordinary contract: the
 same games as in-process, only the seat's own events sent, one process across
 games, restarts that catch up, the clock and its bank, start-up failures, the
 log, and a bot that dies with its harness.
@@ -117,7 +117,7 @@ def test_player_target_by_module_path_only_when_importable():
     target = player_target(spec(sandbox_bots.Reporter))
     assert target["player"] == {"name": "test-bot", "module": "sandbox_bots",
                                 "qualname": "Reporter"}
-    assert target["path"] == str(Path(__file__).parent)
+    assert target["path"] == str(Path(__file__).resolve().parents[1])
     assert "module" not in player_target(spec(lambda seed: None))["player"]
     assert "module" not in player_target(spec(functools.partial(sandbox_bots.Reporter)))["player"]
 
@@ -354,7 +354,7 @@ def test_the_bot_dies_with_its_harness(tmp_path):
     """A harness killed outright (no close, no atexit) takes its bot process with it."""
     script = textwrap.dedent(f"""
         import os, sys, time
-        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
         from arena.plugins.registry import load
         from arena.sandbox.client import SandboxClient
         client = SandboxClient(load(autoload=False).get("random"))

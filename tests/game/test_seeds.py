@@ -65,13 +65,11 @@ class SpyBot(Bot):
 
 
 @pytest.fixture()
-def spy_registry(monkeypatch):
-    """The built-in players plus the spy (in-process), also as every worker's registry."""
+def spy_registry():
+    """The built-in players plus the spy (in-process); a serial executor is given it."""
     SpyBot.FOUND.clear()
     reg = load(autoload=False)
     reg.players["spy"] = PlayerSpec("spy", SpyBot, "searches for its deal", "0", "tests")
-    monkeypatch.setitem(arena.tournament.worker._STATE, "registry", reg)
-    monkeypatch.setitem(arena.tournament.worker._STATE, "installed", {})
     return reg
 
 
@@ -95,7 +93,7 @@ def test_spy_cannot_find_the_deal_of_arena_play(spy_registry):
 def test_spy_cannot_find_its_tournament_game(spy_registry, tmp_path):
     """In a tournament whose spec the spy knows, its seed names no game of the schedule."""
     t = Tournament.create(spec_from_dict(SPEC, "test"), tmp_path / "spied", spy_registry)
-    t.run(SerialExecutor())
+    t.run(SerialExecutor(spy_registry))
     assert len(SpyBot.FOUND) == sum("spy" in g.seats for g in t.games) > 0
     assert all(f["by_seed"] is None and f["in_schedule"] is None for f in SpyBot.FOUND)
 
@@ -193,9 +191,9 @@ def test_resume_gives_the_bots_the_same_seeds(tmp_path):
         t.run(StopAfter(3))
     with Store(t.folder) as store:
         assert 0 < store.count() < len(t.games)
-    Tournament.open(t.folder, reg).run(SerialExecutor())
+    Tournament.open(t.folder, reg).run(SerialExecutor(reg))
     whole = Tournament.create(spec, tmp_path / "b" / "small", reg, read_secret(t.folder))
-    whole.run(SerialExecutor())
+    whole.run(SerialExecutor(reg))
     assert _records(t.folder) == _records(whole.folder)
     assert all(r["bot_seeds"] == list(g.bot_seeds(whole.secret)) for (_, r), g in zip(_records(t.folder), t.games))
 
@@ -209,15 +207,15 @@ def test_tournament_secret_is_kept_and_checked(tmp_path):
     assert Tournament.create(spec, t.folder, reg, t.secret).secret == t.secret
     with pytest.raises(TournamentError, match="already has its own secret"):
         Tournament.create(spec, t.folder, reg, Secret.generate())
-    t.run(SerialExecutor())
+    t.run(SerialExecutor(reg))
     with Store(t.folder) as store:
         assert store.meta("secret_check") == t.secret.check()
     path.unlink()
     with pytest.raises(TournamentError, match="secret is missing"):
-        Tournament.open(t.folder, reg).run(SerialExecutor())
+        Tournament.open(t.folder, reg).run(SerialExecutor(reg))
     write_secret(path, Secret.generate())
     with pytest.raises(TournamentError, match="is not the secret"):
-        Tournament.open(t.folder, reg).run(SerialExecutor())
+        Tournament.open(t.folder, reg).run(SerialExecutor(reg))
 
 
 def test_cli_secret_from(tmp_path, capsys):
@@ -269,7 +267,7 @@ botproc.BotProcess._write, botproc.BotProcess._env, botproc.subprocess.Popen = s
 reg = load(autoload=False)
 spec = spec_from_dict({"name": "boxed", "seed": 2, "players": ["heuristic", "random", "low"],
                        "table_sizes": [3], "sandbox": "always", "batch": 2}, "test")
-executor = SerialExecutor()
+executor = SerialExecutor(reg)
 Tournament.create(spec, folder + "/boxed", reg).run(executor)
 executor.shutdown()
 out["play"] = play_one(reg, Rules.preset("getaway"), ["random", "low", "high"], 4711, sandbox=True)

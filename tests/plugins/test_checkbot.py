@@ -21,7 +21,7 @@ from broken_bot.results import registry_with_broken
 from arena.plugins.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
 from arena.game.rules import PRESETS
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 _CHILD = """
 import json, sys
 from arena.plugins.checkbot import check_bot
