@@ -21,18 +21,20 @@ from dataclasses import dataclass, field
 from tabulate import tabulate
 
 from arena.game.cards import SUIT_SYMBOLS, card
-from arena.tournament.spec import LimitsSpec
+from arena.sandbox.limits_spec import LimitsSpec
 from arena.game.errors import ArenaError
-from arena.bots.referee import InProcessClient, Reply, check_reply
+from arena.bots.referee import InProcessClient, check_reply
+from arena.bots.reply import Reply
 from arena.game.rules import PRESETS
 from arena.plugins.runner import play_seeded
 from arena.game.seeds import Secret, derive_seed, user_secret
 from arena.bots.safetext import printable
+from arena.game.status import FAULT_KINDS, Status
 from arena.game.views import SeatTracker
 
 OPPONENTS = ("heuristic", "random", "low", "high")
 CHECKS = ("loads", "legal answers", "time", "memory", "takes (bhabho)", "trumps (donkey)", "deterministic")
-_ANSWER_FAULTS = ("crash", "illegal", "malformed")
+_ANSWER_FAULTS = tuple(k for k in FAULT_KINDS if k != Status.TIMEOUT)
 
 
 class CheckError(ArenaError, ValueError):
@@ -147,7 +149,7 @@ class Decision:
     case: Case
     number: int
     decision: str
-    status: str
+    status: Status
     cpu_ms: float
     wall_ms: float
     detail: str
@@ -262,7 +264,7 @@ def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSp
             run.records.append((case, record))
             if progress is not None:
                 progress(1)
-            if i == 0 and watch.begins and watch.begins[0][1].status != "ok":
+            if i == 0 and watch.begins and not watch.begins[0][1].ok:
                 break  # it never started: every other game would only repeat that
     finally:
         run.confinement = getattr(watch.inner, "confinement", None)
@@ -290,9 +292,9 @@ def _loads(spec, run: _Run, limits: LimitsSpec, sandboxed: bool) -> CheckRow:
     if not begins:
         return CheckRow("loads", False, f"{where}; no game could start: {'; '.join(run.errors)[:300]}")
     reply = begins[0][1]
-    if reply.status != "ok":
+    if not reply.ok:
         return CheckRow("loads", False, f"{where}; it did not start: {reply.status}: {reply.detail}")
-    late = [b for b in begins if b[1].status != "ok"]
+    late = [b for b in begins if not b[1].ok]
     if late:
         case, r = late[0]
         return CheckRow("loads", False, f"{where}; a new game failed to start ({case.label()}): "
@@ -331,7 +333,7 @@ def _time(decisions: list[Decision], limits: LimitsSpec) -> CheckRow:
     cpu = [d.cpu_ms for d in decisions]
     wall = [d.wall_ms for d in decisions]
     worst = max(decisions, key=lambda d: d.cpu_ms)
-    timeouts = [d for d in decisions if d.status == "timeout"]
+    timeouts = [d for d in decisions if d.status == Status.TIMEOUT]
     limit = limits.decision_ms
     text = (f"CPU per decision: median {statistics.median(cpu):.2f} ms, worst {worst.cpu_ms:.2f} ms "
             f"(limit {limit} ms); wall: median {statistics.median(wall):.2f} ms, worst {max(wall):.2f} ms")
@@ -346,7 +348,7 @@ def _time(decisions: list[Decision], limits: LimitsSpec) -> CheckRow:
 
 
 def _memory(run: _Run, decisions: list[Decision], limits: LimitsSpec, sandboxed: bool) -> CheckRow:
-    hit = [d for d in decisions if d.status == "crash" and "memory" in d.detail.lower()]
+    hit = [d for d in decisions if d.status == Status.CRASH and "memory" in d.detail.lower()]
     limit = f"limit {limits.memory_mb} MiB" if limits.memory_mb else "no limit set"
     if hit:
         return CheckRow("memory", False, f"ran out of memory ({limit}): {hit[0].case.label()}: {hit[0].detail}")
@@ -365,7 +367,7 @@ def _takes(decisions: list[Decision], presets: Sequence[str]) -> CheckRow:
         return CheckRow("takes (bhabho)", None, "not run: bhabho is not among the presets checked")
     mine = [d for d in decisions if d.case.preset == "bhabho"]
     takes = [d for d in mine if d.decision == "take"]
-    bad = [d for d in mine if d.status != "ok"]
+    bad = [d for d in mine if d.status != Status.OK]
     if bad:
         b = bad[0]
         what = "take decision" if b.decision == "take" else "play"
@@ -384,7 +386,7 @@ def _trumps(decisions: list[Decision], presets: Sequence[str]) -> CheckRow:
     mine = [d for d in decisions if d.case.preset == "donkey"]
     after = [d for d in mine if d.trump is not None]
     must = [d for d in mine if d.must_trump]
-    bad = [d for d in mine if d.status != "ok"]
+    bad = [d for d in mine if d.status != Status.OK]
     if bad:
         b = bad[0]
         trump = f"trumps were {SUIT_SYMBOLS[b.trump]}" if b.trump is not None else "no trump suit was fixed yet"
@@ -402,7 +404,7 @@ def _same(first: _Run, second: _Run) -> CheckRow:
         return CheckRow("deterministic", None, "not compared: the games could not all be played")
     for (case, a), (_, b) in zip(first.records, second.records):
         diff = _first_difference(a, b)
-        if diff and any(d.status == "timeout" for d in first.watch.decisions + second.watch.decisions):
+        if diff and any(d.status == Status.TIMEOUT for d in first.watch.decisions + second.watch.decisions):
             return CheckRow("deterministic", None, f"not judged: {case.label()}: {diff}, but there were "
                             f"timeouts, whose forced moves differ with the machine's load; fix those first")
         if diff:

@@ -16,8 +16,8 @@ from typing import Any
 import trueskill
 
 from arena.game.errors import ArenaError
+from arena.game.status import FAULT_KINDS
 
-FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 GROUPINGS = ("table-size", "rules", "seat")
 
 

@@ -28,13 +28,13 @@ from typing import Any, Iterator
 
 import orjson
 
+from arena.game.status import FAULT_KINDS
 from arena.results.store_check import RECOVER, StoreError, check_database, check_file, storage_error
 
 __all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "create_database", "rules_label"]
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = 1
-_FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -182,7 +182,7 @@ class Store:
             self.db.execute(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (idx, seat, name, result["ranks"][seat], result["penalty"][seat],
-                 *[kinds.count(k) for k in _FAULT_KINDS], t.get("decisions", 0),
+                 *[kinds.count(k) for k in FAULT_KINDS], t.get("decisions", 0),
                  t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max")))
             for f in faults[seat]:
                 self.db.execute("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",

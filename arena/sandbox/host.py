@@ -37,6 +37,7 @@ import traceback
 from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
+from arena.game.status import Status
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
 from arena.game.views import SeatTracker
@@ -81,7 +82,7 @@ class Commands:
             if not chunk:
                 os._exit(0)
             frame = self.frames.take(chunk)
-        if frame[0] != wire.OK:
+        if frame[0] != Status.OK:
             os._exit(2)  # the harness never sends this
         return frame[1]
 

@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+from arena.bots.reply import Reply
+from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire
 from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
 
@@ -87,8 +89,8 @@ class ForkServer:
         self.ctl.send(json.dumps(message).encode())
 
     # ------------------------------------------------------------- start-up
-    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> tuple[str, str, float, float]:
-        """Wait for the server to import the bot: (status, detail, cpu, wall)."""
+    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:
+        """Wait for the server to import the bot: ok, or the timeout or crash that stopped it."""
         deadline = None if wall_limit is None else self.started + wall_limit
         clock = None
         while True:
@@ -96,8 +98,8 @@ class ForkServer:
             cpu = _clock_seconds(clock)
             wall = time.monotonic() - self.started
             if problem is not None:
-                status = "timeout" if problem.startswith("stopped") else "crash"
-                return status, problem, cpu, wall
+                status = Status.TIMEOUT if problem.startswith("stopped") else Status.CRASH
+                return Reply(status, None, cpu, wall, problem)
             if "server" in message and self.server_pid is None:
                 self.server_pid = int(message["server"])
                 clock = _cpu_clock(self.server_pid)
@@ -105,8 +107,8 @@ class ForkServer:
             if message.get("ready") is True and self.server_pid is not None:
                 self.ready_info = message
                 self._freeze()
-                return "ok", "", cpu, wall
-            return "crash", str(message.get("error") or f"unexpected {message}")[:500], cpu, wall
+                return Reply(Status.OK, None, cpu, wall)
+            return Reply(Status.CRASH, None, cpu, wall, str(message.get("error") or f"unexpected {message}")[:500])
 
     def _receive(self, deadline: float | None, clock: int | None,
                  cpu_limit: float | None) -> tuple[dict, str | None]:

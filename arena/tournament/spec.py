@@ -15,6 +15,7 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.schedule import ScheduleError, make_format
 
 FORMATS = ("round-robin", "gauntlet")
@@ -28,16 +29,6 @@ _RESULT_NEUTRAL = ("jobs", "batch", "backend", "scheduler")
 
 class ConfigError(ArenaError, ValueError):
     """A tournament file or flag that cannot be used."""
-
-
-@dataclass(frozen=True, slots=True)
-class LimitsSpec:
-    """Per-bot limits in a tournament (see docs/sandbox.md)."""
-
-    decision_ms: int = 1000
-    bank_ms: int = 0
-    startup_ms: int = 10000
-    memory_mb: int = 1024
 
 
 @dataclass(frozen=True, slots=True)

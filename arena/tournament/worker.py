@@ -22,7 +22,8 @@ from arena.tournament.schedule import GameSpec
 from arena.game.seeds import Secret, tournament_deal
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client
-from arena.tournament.spec import LimitsSpec, base_player, rules_from
+from arena.sandbox.limits_spec import LimitsSpec
+from arena.tournament.spec import base_player, rules_from
 
 class WorkerMismatch(ArenaError, RuntimeError):
     """A worker whose installed player differs from the coordinator's."""
