@@ -15,7 +15,7 @@ import typer
 from tabulate import tabulate
 
 from arena.game.errors import ArenaError
-from arena.game.rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, PRESETS, Rules
+from arena.game.rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, Rules
 from arena.bots.safetext import printable
 
 app = typer.Typer(
@@ -62,8 +62,7 @@ def parse_overrides(items: list[str]) -> dict:
 
 
 def _rules(preset: str, overrides: list[str]) -> Rules:
-    _registry()  # plugins may add presets
-    return Rules.preset(preset, **parse_overrides(overrides))
+    return _registry().presets.rules(preset, **parse_overrides(overrides))  # plugins may add presets
 
 
 _REGISTRY = None
@@ -99,10 +98,9 @@ def players() -> None:
 @app.command()
 def variants() -> None:
     """Show the rule presets, their options and seat ranges, and every option's values."""
-    _registry()
     headers = ["preset", "seats", *OPTIONS[:-3], "source"]
     rows = []
-    for name, rules in PRESETS.items():
+    for name, rules in _registry().presets.items():
         d = rules.to_dict()
         rows.append([name, f"{rules.min_players}-{rules.max_players}",
                      *[_show(d[o]) for o in OPTIONS[:-3]], PRESET_SOURCES.get(name, "plugin")])
@@ -260,14 +258,16 @@ def tournament_run(
                             fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
                             scheduler=scheduler)
     limits = _limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
+    presets = _registry().presets
     if file is not None:
-        spec = load_spec(file, **flags, limits=None)
+        spec = load_spec(file, presets, **flags, limits=None)
         if limits:
-            spec = spec_from_dict({**spec.to_dict(), "limits": {**spec.to_dict()["limits"], **limits}}, str(file))
+            spec = spec_from_dict({**spec.to_dict(), "limits": {**spec.to_dict()["limits"], **limits}}, str(file),
+                                  presets)
     else:
         if "players" not in flags:
             raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
-        spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line")
+        spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
     t = Tournament.create(spec, results / spec.name, _registry(), _secret_from(secret_from))
     _run_tournament(t, quiet, table_format)
 
@@ -287,7 +287,7 @@ def tournament_resume(
     if backend is not None or scheduler is not None:
         from arena.tournament.spec import spec_from_dict
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
-        t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line")
+        t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
     _run_tournament(t, quiet, table_format, jobs)
 
 
@@ -471,7 +471,7 @@ def check_bot_cmd(
     same moves given the same seeds.
     """
     from arena.plugins.checkbot import check_bot, planned_games
-    from arena.tournament.spec import LimitsSpec
+    from arena.sandbox.limits_spec import LimitsSpec
     from arena.plugins.registry import check_in_process
     chosen = _spec_overrides(rules=rules, table_sizes=table_sizes)
     limits = LimitsSpec(**_limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
@@ -480,7 +480,7 @@ def check_bot_cmd(
     if not sandbox and name in reg.players:
         check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
-    typer.echo(f"check-bot {name}: {planned_games(**kwargs)} games ...", err=True)
+    typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
     _out(report.table(table_format))
     if not report.ok:

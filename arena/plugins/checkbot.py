@@ -25,9 +25,10 @@ from arena.sandbox.limits_spec import LimitsSpec
 from arena.game.errors import ArenaError
 from arena.bots.referee import InProcessClient, check_reply
 from arena.bots.reply import Reply
-from arena.game.rules import PRESETS
-from arena.plugins.runner import play_seeded
-from arena.game.seeds import Secret, derive_seed, user_secret
+from arena.game.rules import PRESETS, Presets
+from arena.plugins.registry import load
+from arena.plugins.runner import make_client, play_seeded
+from arena.game.seeds import Secret, check_case_seed, check_repeat_seed, user_secret
 from arena.bots.safetext import printable
 from arena.game.status import FAULT_KINDS, Status
 from arena.game.views import SeatTracker
@@ -113,29 +114,32 @@ class Case:
         return f"{self.preset}, {self.players} players, seat {self.seat}, seed {self.seed}"
 
 
-def plan(presets: Sequence[str], games: int, seed: int, sizes: Sequence[int] | None = None) -> list[Case]:
-    """``games`` seeded games at every table size (of ``sizes``) of every preset; the bot's seat rotates."""
+def plan(presets: Sequence[str], games: int, seed: int, sizes: Sequence[int] | None = None,
+         table: Presets = PRESETS) -> list[Case]:
+    """``games`` seeded games at every table size (of ``sizes``) of every preset (named in ``table``);
+    the bot's seat rotates."""
     cases = []
     for preset in presets:
-        for n in _sizes(preset, sizes):
+        for n in _sizes(table[preset], sizes):
             for g in range(games):
-                cases.append(Case(preset, n, (g * 3 + n) % n, derive_seed(seed, "check-bot", preset, n, g)))
+                cases.append(Case(preset, n, (g * 3 + n) % n, check_case_seed(seed, preset, n, g)))
     return cases
 
 
-def repeat_plan(presets: Sequence[str], seed: int, sizes: Sequence[int] | None = None) -> list[Case]:
+def repeat_plan(presets: Sequence[str], seed: int, sizes: Sequence[int] | None = None,
+                table: Presets = PRESETS) -> list[Case]:
     """One game per preset, at 4 players where allowed, for the same-seed check."""
     cases = []
     for i, preset in enumerate(presets):
-        allowed = _sizes(preset, sizes)
+        allowed = _sizes(table[preset], sizes)
         if allowed:
             n = min(allowed, key=lambda k: (abs(k - 4), k))
-            cases.append(Case(preset, n, i % n, derive_seed(seed, "check-bot", "repeat", preset)))
+            cases.append(Case(preset, n, i % n, check_repeat_seed(seed, preset)))
     return cases
 
 
-def _sizes(preset: str, sizes: Sequence[int] | None) -> list[int]:
-    lo, hi = PRESETS[preset].seat_range
+def _sizes(rules, sizes: Sequence[int] | None) -> list[int]:
+    lo, hi = rules.seat_range
     return [n for n in range(lo, hi + 1) if sizes is None or n in sizes]
 
 
@@ -241,23 +245,18 @@ class _Run:
     confinement: dict | None = None
 
 
-def _make_bot_client(spec, sandbox: bool, limits: LimitsSpec):
-    from arena.plugins.runner import make_client
-    return make_client(spec, sandbox, limits)
-
-
 def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSpec, secret: Secret,
           progress: Callable[[int], None] | None = None) -> _Run:
     run = _Run()
     created = time.perf_counter()
-    watch = run.watch = _Watch(_make_bot_client(spec, sandbox, limits), created)
+    watch = run.watch = _Watch(make_client(spec, sandbox, limits), created)
     try:
         for i, case in enumerate(cases):
             watch.case = case
             seats = _seating(registry, spec.name, case, watch)
             names = [c.name for c in seats]
             try:
-                record = play_seeded(PRESETS[case.preset], seats, case.seed, secret, 0, names)
+                record = play_seeded(registry.presets[case.preset], seats, case.seed, secret, 0, names)
             except Exception as exc:  # a harness or opponent failure, not the bot's: report it plainly
                 run.errors.append(f"{case.label()}: the game could not be played: {type(exc).__name__}: {exc}")
                 continue
@@ -457,9 +456,8 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     settings that select no game; a bot's failures are rows, never exceptions.
     """
     if registry is None:
-        from arena.plugins.registry import load
         registry = load()
-    cases, repeat = _plans(presets, games, seed, table_sizes)
+    cases, repeat = _plans(presets, games, seed, table_sizes, registry.presets)
     limits = limits or LimitsSpec()
     try:
         spec = registry.get(name)
@@ -469,7 +467,7 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
                            sandboxed=bool(sandbox))
     if sandbox is None:
         sandbox = not spec.trusted
-    chosen = sorted({c.preset for c in cases}, key=list(PRESETS).index)
+    chosen = sorted({c.preset for c in cases}, key=list(registry.presets).index)
     secret = secret or user_secret()
     main = _play(spec, registry, cases, sandbox, limits, secret, progress)
     notes = _notes(main, sandbox)
@@ -486,25 +484,25 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
 
 
 def planned_games(games: int = 2, presets: Sequence[str] | None = None,
-                  table_sizes: Sequence[int] | None = None) -> int:
+                  table_sizes: Sequence[int] | None = None, table: Presets = PRESETS) -> int:
     """How many games :func:`check_bot` plays with these settings (for a progress bar)."""
-    cases, repeat = _plans(presets, games, 0, table_sizes)
+    cases, repeat = _plans(presets, games, 0, table_sizes, table)
     return len(cases) + 2 * len(repeat)
 
 
-def _plans(presets, games: int, seed: int, sizes) -> tuple[list[Case], list[Case]]:
+def _plans(presets, games: int, seed: int, sizes, table: Presets) -> tuple[list[Case], list[Case]]:
     if presets is None:
-        presets = list(PRESETS)
-    unknown = [p for p in presets if p not in PRESETS]
+        presets = list(table)
+    unknown = [p for p in presets if p not in table]
     if unknown or not presets:
-        raise CheckError(f"presets must be among {', '.join(PRESETS)} (got {', '.join(unknown) or 'none'})")
+        raise CheckError(f"presets must be among {', '.join(table)} (got {', '.join(unknown) or 'none'})")
     if games < 1:
         raise CheckError(f"games per table size must be 1 or more (got {games})")
-    cases = plan(presets, games, seed, sizes)
+    cases = plan(presets, games, seed, sizes, table)
     if not cases:
         raise CheckError(f"table sizes {', '.join(map(str, sizes or ()))} fit none of the presets "
                          f"{', '.join(presets)} (see arena variants)")
-    return cases, repeat_plan(presets, seed, sizes)
+    return cases, repeat_plan(presets, seed, sizes, table)
 
 
 def _notes(run: _Run, sandboxed: bool) -> tuple[str, ...]:

@@ -50,7 +50,7 @@ from arena.plugins import discovery
 
 from arena.bots import hookspecs
 from arena.game.errors import ArenaError
-from arena.game.rules import Rules, register_preset
+from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
 ENTRY_POINT_GROUP = "arena.plugins"
@@ -132,11 +132,13 @@ class PluginProblem:
 class Registry:
     """The players and presets every loaded plugin offers, and the problems met.
 
-    ``manager`` holds the built-in plugin only: third-party plugins are never
-    registered in the harness.
+    ``presets``: the built-in rule presets and those plugins add; pass it (or
+    the registry) to whatever resolves a preset name. ``manager`` holds the
+    built-in plugin only: third-party plugins are never registered in the harness.
     """
 
     players: dict[str, PlayerSpec] = field(default_factory=dict)
+    presets: Presets = field(default_factory=lambda: PRESETS)
     problems: list[PluginProblem] = field(default_factory=list)
     duplicates: dict[str, list[str]] = field(default_factory=dict)
     manager: pluggy.PluginManager | None = None
@@ -284,7 +286,7 @@ def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
     for impl in pm.hook.arena_rule_presets.get_hookimpls():
         for rules in _call_presets_hook(impl, registry.problems):
             try:
-                register_preset(rules)
+                registry.presets = registry.presets.adding(rules)
             except Exception as exc:
                 registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
 
@@ -370,7 +372,7 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
             name = data.get("name") if isinstance(data, dict) else None
             if not isinstance(name, str) or not _NAME.match(name):
                 raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
-            register_preset(Rules.from_dict(data))
+            registry.presets = registry.presets.adding(Rules.from_dict(data))
         except Exception as exc:
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
 

@@ -30,8 +30,7 @@ import threading
 import weakref
 from concurrent.futures import CancelledError, Future, InvalidStateError
 
-from arena.game.errors import ArenaError
-from arena.tournament.worker import WorkerMismatch
+from arena.tournament.errors import DaskBackendError, WorkerMismatch
 
 try:  # the plugin base class, when distributed is installed
     from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
@@ -40,10 +39,6 @@ except ImportError:  # pragma: no cover - exercised only without dask
 
 INSTALL_HINT = "pip install 'bhabhi-arena[dask]'"
 PLUGIN_NAME = "bhabhi-arena"
-
-
-class DaskBackendError(ArenaError, RuntimeError):
-    """The Dask backend cannot start or go on (no distributed, no scheduler, lost batches)."""
 
 
 # ------------------------------------------------------------ worker side

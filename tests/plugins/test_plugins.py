@@ -228,15 +228,6 @@ def test_scaffold_editable_install_sees_edits(scaffold_site):
 # sys.path: discovery finds it in the metadata and imports it only in its confined child.
 
 
-@pytest.fixture
-def restore_presets():
-    """Plugins may register presets globally; put the preset table back afterwards."""
-    saved = dict(PRESETS)
-    yield
-    PRESETS.clear()
-    PRESETS.update(saved)
-
-
 def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
     """Two plugins offering one name: a problem and a PluginError naming both; other players work."""
     fake_plugins("alpha", """
@@ -433,8 +424,9 @@ def test_version_without_distribution_version(fake_plugins):
     assert registry.get("random").version == metadata.version("bhabhi-arena")
 
 
-def test_rule_presets_hook(fake_plugins, restore_presets):
-    """arena_rule_presets adds presets; a non-Rules item or a clash with a preset is a problem."""
+def test_rule_presets_hook(fake_plugins):
+    """arena_rule_presets adds presets to the registry's (not to the built-in table); a non-Rules item
+    or a clash with a preset is a problem."""
     fake_plugins("presets", """
         @hookimpl
         def arena_rule_presets():
@@ -442,7 +434,8 @@ def test_rule_presets_hook(fake_plugins, restore_presets):
                     Rules(name="getaway", escape="pass")]
     """)
     registry = load()
-    assert Rules.preset("quick-pass").escape == "pass"
+    assert registry.presets.rules("quick-pass").escape == "pass"
+    assert "quick-pass" not in PRESETS
     messages = [p.message for p in registry.problems if p.plugin == "presets"]
     assert len(messages) == 2
     assert any("expected Rules, got str" in m for m in messages)
@@ -450,7 +443,7 @@ def test_rule_presets_hook(fake_plugins, restore_presets):
     assert PRESETS["getaway"].escape == "draw"
 
 
-def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, restore_presets, capsys):
+def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, capsys):
     """A plugin's preset is usable by name (`arena variants`, `--rules`), with its own bot seated."""
     fake_plugins("both", """
         @hookimpl

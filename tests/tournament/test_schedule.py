@@ -12,12 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.game.errors import ArenaError
-from arena.tournament.schedule import (
-    FORMATS,
-    GameSpec,
-    ScheduleError,
-    make_format,
-)
+from arena.tournament.errors import ScheduleError
+from arena.tournament.formats import FORMATS, make_format
+from arena.tournament.schedule import GameSpec
 from arena.game.seeds import Secret, derive_seed
 
 NAMES = [f"p{i:02d}" for i in range(20)]
