@@ -34,16 +34,20 @@ import signal
 import sys
 import traceback
 
+import arena
 from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.status import Status
+from arena.game.views import SeatTracker
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
-from arena.game.views import SeatTracker
 
 PR_SET_PDEATHSIG = 1
 _MAX_COMMAND = 64 << 20
+BOT_API = tuple(getattr(arena, name) for name in arena.__all__)
+"""The arena API a bot imports (``from arena import Bot, PlayerSpec, ...``), loaded here before
+confinement: a bot switched to another uid (``Limits.run_as``) may not read the library's files later."""
 
 
 def main(argv: list[str] | None = None) -> int:
