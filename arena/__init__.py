@@ -1,8 +1,8 @@
 """The Bhabhi bot arena: a tournament harness for bots that play Bhabhi (Thulla, Getaway).
 
 The names below are imported on first use (PEP 562), so importing one part of
-the arena (a sandbox module in a fresh bot process, the sandbox probe) does
-not import the whole library.
+the arena (the sandbox probe, a sandbox module) does not import the whole
+library; :func:`api` imports all of them at once.
 """
 
 import importlib
@@ -13,10 +13,11 @@ _EXPORTS = {
     "arena.game.engine": ("Game",),
     "arena.game.errors": ("ArenaError", "CardError", "IllegalAction", "PositionError", "ReplayError",
                           "RulesError"),
+    "arena.plugins.errors": ("PluginError",),
     "arena.game.result": ("Result",),
     "arena.game.rules": ("PRESETS", "Rules"),
     "arena.game.views": ("PlayerView",),
-    "arena.plugins.registry": ("PlayerSpec", "PluginError", "hookimpl"),
+    "arena.plugins.registry": ("PlayerSpec", "hookimpl"),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
@@ -33,6 +34,12 @@ def __getattr__(name: str):
     if module is None:
         raise AttributeError(f"module 'arena' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
+
+
+def api() -> dict:
+    """Every public name, imported now: a confined process (a bot host, a plugin's discovery)
+    loads the library before confinement, as a bot switched to another uid may not read it later."""
+    return {name: __getattr__(name) for name in __all__}
 
 
 def __dir__() -> list[str]:

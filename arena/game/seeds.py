@@ -38,16 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.game.errors import ArenaError
+from arena.game.errors import SeedError
 
 SECRET_BYTES = 32
 SECRET_FILE = "secret"
 """The secret's file name, in a results folder and in the per-user data folder."""
 USER_FOLDER = "bhabhi-arena"
-
-
-class SeedError(ArenaError, ValueError):
-    """A secret that cannot be read, written or parsed."""
 
 
 # ---------------------------------------------------------------- hashing

@@ -23,6 +23,7 @@ from tabulate import tabulate
 from arena.game.cards import SUIT_SYMBOLS, card
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.game.errors import ArenaError
+from arena.plugins.errors import CheckError
 from arena.bots.referee import InProcessClient, check_reply
 from arena.bots.reply import Reply
 from arena.game.rules import PRESETS, Presets
@@ -37,9 +38,6 @@ OPPONENTS = ("heuristic", "random", "low", "high")
 CHECKS = ("loads", "legal answers", "time", "memory", "takes (bhabho)", "trumps (donkey)", "deterministic")
 _ANSWER_FAULTS = tuple(k for k in FAULT_KINDS if k != Status.TIMEOUT)
 
-
-class CheckError(ArenaError, ValueError):
-    """A check-bot request that cannot be run (unknown preset, bad number of games)."""
 
 
 # ---------------------------------------------------------------- results

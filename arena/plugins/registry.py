@@ -49,7 +49,7 @@ import pluggy
 from arena.plugins import discovery
 
 from arena.bots import hookspecs
-from arena.game.errors import ArenaError
+from arena.plugins.errors import PluginError
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
@@ -61,9 +61,6 @@ MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 hookimpl = pluggy.HookimplMarker("arena")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
 
-
-class PluginError(ArenaError, LookupError):
-    """An unknown player, or a player whose plugin is broken."""
 
 
 @dataclass(frozen=True, slots=True)

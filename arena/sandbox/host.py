@@ -45,9 +45,8 @@ from arena.sandbox.limits import Capabilities, Limits, confine
 
 PR_SET_PDEATHSIG = 1
 _MAX_COMMAND = 64 << 20
-BOT_API = tuple(getattr(arena, name) for name in arena.__all__)
-"""The arena API a bot imports (``from arena import Bot, PlayerSpec, ...``), loaded here before
-confinement: a bot switched to another uid (``Limits.run_as``) may not read the library's files later."""
+BOT_API = arena.api()
+"""The arena API a bot imports (``from arena import Bot, PlayerSpec, ...``), loaded before confinement."""
 
 
 def main(argv: list[str] | None = None) -> int:
