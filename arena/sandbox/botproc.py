@@ -273,6 +273,19 @@ class BotProcess:
         return self.log.text()
 
 
+def read_answer(value, key: str) -> tuple[Status, object, str]:
+    """(status, the answer under key, detail) from a reply frame's data."""
+    if not isinstance(value, dict):
+        return Status.MALFORMED, None, f"the reply is not an object (got {type(value).__name__})"
+    if "error" in value:
+        return Status.CRASH, None, str(value["error"])[:300]
+    if "bad" in value:
+        return Status.MALFORMED, None, f"the answer is not plain data: {str(value['bad'])[:200]}"
+    if key not in value:
+        return Status.MALFORMED, None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
+    return Status.OK, value[key], ""
+
+
 def describe_exit(code: int | None) -> str:
     """A Popen return code in words ("exited with status 3", "was killed by SIGSEGV")."""
     if code is None:

@@ -29,7 +29,6 @@ server, the init of their PID namespace).
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -37,13 +36,13 @@ from dataclasses import dataclass, field, replace
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import audit
-from arena.sandbox.botproc import LOG_CAP, BotProcess
+from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.pool import IdleProcesses
+from arena.sandbox.serverproc import ForkServer, bot_uid, merged_confinement, use_server
 from arena.sandbox.target import player_target
-from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
 KEPT_LOGS = 4
@@ -78,7 +77,7 @@ class SandboxClient:
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
         self._log_cap, self._python = log_cap, python
         self._player = player_target(spec)
-        self._forked = _use_server(self.os_limits)
+        self._forked = use_server(self.os_limits)
         self._server: ForkServer | None = None
         self._idle = IdleProcesses()
         self._starts = 0
@@ -249,7 +248,7 @@ class SandboxClient:
             problem = self._audit()
             if problem is None:
                 self._proc.ready_info = value
-                self.confinement = _merged(self._server_confinement, value.get("confinement"))
+                self.confinement = merged_confinement(self._server_confinement, value.get("confinement"))
                 return None
         status = Status.CRASH if answer.ok else answer.status
         detail = problem or answer.detail or str(value.get("error") or "no ready answer")[:300]
@@ -323,7 +322,7 @@ class SandboxClient:
 
     def _init(self) -> dict:
         return {"player": self._player["player"], "path": self._player.get("path"),
-                "bot_uid": _bot_uid(self.os_limits) if self._forked else None,
+                "bot_uid": bot_uid(self.os_limits) if self._forked else None,
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
                 "readable": readable_paths(self._player, forked=self._forked),
                 "listable": listable_paths(self._player)}
@@ -377,19 +376,6 @@ class SandboxClient:
             self._spawn()
 
 
-def read_answer(value, key: str) -> tuple[Status, object, str]:
-    """(status, the answer under key, detail) from a reply frame's data."""
-    if not isinstance(value, dict):
-        return Status.MALFORMED, None, f"the reply is not an object (got {type(value).__name__})"
-    if "error" in value:
-        return Status.CRASH, None, str(value["error"])[:300]
-    if "bad" in value:
-        return Status.MALFORMED, None, f"the answer is not plain data: {str(value['bad'])[:200]}"
-    if key not in value:
-        return Status.MALFORMED, None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
-    return Status.OK, value[key], ""
-
-
 def _not_ready(startup: float, detail: str) -> str:
     return (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
             f"of wall-clock time; {detail}")
@@ -406,32 +392,3 @@ def _kill_box(box: dict) -> None:
         item = box.pop(key, None)
         if item is not None:
             item.kill()
-
-
-NOBODY = 65534
-
-
-def _bot_uid(limits: Limits) -> int | None:
-    """The uid a root harness's fork server runs its bot as: Limits.run_as, or nobody when
-    no cgroup caps its tasks (the kernel enforces RLIMIT_NPROC for every uid but 0)."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return None
-    if limits.run_as is not None:
-        return limits.run_as
-    caps = detect()
-    cgroups = caps.available("cgroups") and "cgroups" not in limits.disable
-    return None if cgroups else NOBODY
-
-
-def _use_server(limits: Limits) -> bool:
-    """Whether bots get a fork server here (namespaces work and it is not disabled)."""
-    return "forkserver" not in limits.disable and detect().available("forkserver")
-
-
-def _merged(server: dict | None, game: dict | None) -> dict | None:
-    """One confinement report: the server's layers, then the game process's."""
-    if server is None:
-        return game
-    steps = [dict(s, name=f"server:{s['name']}") for s in server.get("steps", ())]
-    steps += [dict(s, name=f"game:{s['name']}") for s in (game or {}).get("steps", ())]
-    return {"steps": steps}

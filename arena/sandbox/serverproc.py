@@ -27,6 +27,8 @@ from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire
 from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
+from arena.sandbox.layers import Limits
+from arena.sandbox.limits import detect
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_MESSAGE = 1 << 20
@@ -305,3 +307,32 @@ def _clock_seconds(clock: int | None) -> float:
         return time.clock_gettime_ns(clock) / 1e9
     except OSError:
         return 0.0
+
+
+NOBODY = 65534
+
+
+def bot_uid(limits: Limits) -> int | None:
+    """The uid a root harness's fork server runs its bot as: Limits.run_as, or nobody when
+    no cgroup caps its tasks (the kernel enforces RLIMIT_NPROC for every uid but 0)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    if limits.run_as is not None:
+        return limits.run_as
+    caps = detect()
+    cgroups = caps.available("cgroups") and "cgroups" not in limits.disable
+    return None if cgroups else NOBODY
+
+
+def use_server(limits: Limits) -> bool:
+    """Whether bots get a fork server here (namespaces work and it is not disabled)."""
+    return "forkserver" not in limits.disable and detect().available("forkserver")
+
+
+def merged_confinement(server: dict | None, game: dict | None) -> dict | None:
+    """One confinement report: the server's layers, then the game process's."""
+    if server is None:
+        return game
+    steps = [dict(s, name=f"server:{s['name']}") for s in server.get("steps", ())]
+    steps += [dict(s, name=f"game:{s['name']}") for s in (game or {}).get("steps", ())]
+    return {"steps": steps}
