@@ -1,15 +1,18 @@
 """Plugin discovery: the pluggy manager, entry points, and :class:`PlayerSpec`.
 
-Third-party plugins are modules named by entry points in the group
-``arena.plugins``; the built-in players (the ``players`` package) register
-through exactly the same hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
+Plugins are modules named by entry points in the group ``arena.plugins``;
+the built-in players (the ``players`` package) are this distribution's own
+entry point there (pyproject.toml) and register through exactly the same
+hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
 only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``; the
 values ``0``, ``false``, ``no`` and the empty string leave autoloading on).
 
 What runs where:
 
-- the built-in ``players`` package is trusted: imported here, its hooks
-  called here, its players may run in-process;
+- the built-in ``players`` package (the ``players`` entry point of the
+  ``bhabhi-arena`` distribution, or the package of that name in a checkout
+  that is not installed) is trusted: imported here, its hooks called here,
+  its players may run in-process;
 - a third-party plugin is never imported by the harness. :mod:`arena.plugins.discovery`
   finds its entry point in the distributions' metadata and asks a confined
   child (:mod:`arena.plugins.host`) what it offers; :func:`load` builds a
@@ -56,6 +59,7 @@ from arena.bots.safetext import printable
 ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 BUILTIN_PLUGIN = "players"
+DISTRIBUTION = "bhabhi-arena"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
@@ -180,7 +184,7 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
     pm = pluggy.PluginManager("arena")
     pm.add_hookspecs(hookspecs)
     registry = Registry(manager=pm)
-    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    pm.register(_builtin_plugin(), name=BUILTIN_PLUGIN)
     offered: dict[str, list[str]] = {}
     _collect_builtin(pm, registry, offered)
     _collect_presets(pm, registry)
@@ -214,9 +218,20 @@ def _and(names: list[str]) -> str:
 
 
 # ------------------------------------------------------------ built-in players
+def _builtin_plugin():
+    """The built-in players' module, through this distribution's own entry point (a third-party
+    entry point of the same name is never it); a checkout that is not installed has no entry
+    points, so there it is the package of that name."""
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=BUILTIN_PLUGIN):
+        dist = getattr(ep, "dist", None)
+        if dist is not None and dist.name == DISTRIBUTION:
+            return ep.load()
+    return importlib.import_module(BUILTIN_PLUGIN)
+
+
 def _collect_builtin(pm: pluggy.PluginManager, registry: Registry, offered: dict[str, list[str]]) -> None:
     try:
-        version = metadata.version("bhabhi-arena")
+        version = metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:  # run from a checkout that is not installed
         version = "0"
     for spec in offered_players(pm, BUILTIN_PLUGIN, registry.problems):

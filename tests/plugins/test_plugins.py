@@ -379,6 +379,28 @@ def test_third_party_cannot_declare_itself_trusted(fake_plugins):
     assert registry.get("heuristic").trusted is True
 
 
+def test_builtin_players_register_through_the_entry_point_table():
+    """The built-in players are the bhabhi-arena distribution's own `arena.plugins` entry point."""
+    [entry] = [ep for ep in metadata.entry_points(group=plugins.ENTRY_POINT_GROUP, name=plugins.BUILTIN_PLUGIN)
+               if ep.dist is not None and ep.dist.name == plugins.DISTRIBUTION]
+    assert entry.value == "players"
+    registry = load(autoload=False)
+    assert registry.manager.get_plugin(plugins.BUILTIN_PLUGIN) is entry.load()
+    assert all(spec.trusted and spec.plugin == "players" for spec in registry.players.values())
+
+
+def test_a_third_party_entry_point_named_players_is_not_the_builtin(fake_plugins):
+    """Another distribution's entry point named `players` is neither imported nor trusted."""
+    path = fake_plugins("players", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("impostor", LowBot, trusted=True)]
+    """)
+    registry = load()
+    assert "impostor" not in registry.players and path.stem not in sys.modules
+    assert registry.get("low").trusted is True
+
+
 def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
     """The environment variable turns entry-point loading off entirely: no players, no problems."""
     fake_plugins("broken", "raise RuntimeError('boom')\n")
