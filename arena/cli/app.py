@@ -192,7 +192,7 @@ def bench_sandbox(
     cpu: Optional[int] = typer.Option(None, "--cpu", help="The core to pin the referee and bots to."),
 ) -> None:
     """Round trip per decision of a trivial sandboxed bot, and sandboxed vs in-process games/s."""
-    from arena.sandbox.bench import sandbox_bench
+    from arena.plugins.sandbox_bench import sandbox_bench
     for line in sandbox_bench(decisions, games, players_, _rules(rules, []), cpu):
         _out(line)
 
