@@ -8,15 +8,18 @@ never an exception.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.game.status import Status
 
 
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """One answer: ``status`` ok (``value`` holds it) or a fault kind; CPU and wall seconds."""
+class Reply(NamedTuple):
+    """One answer: ``status`` ok (``value`` holds it) or a fault kind; CPU and wall seconds.
+
+    Immutable like every value object here, but a NamedTuple rather than a frozen
+    dataclass: two are built on every sandboxed decision, and a NamedTuple is
+    built in less than half the time (``arena bench sandbox``).
+    """
 
     status: Status
     value: Any = None

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from arena.bots.reply import Reply
 from arena.game.status import Status
@@ -273,7 +273,7 @@ class SandboxClient:
             if not ready.ok:
                 self._drop_server()
                 detail = _not_ready(startup, ready.detail) if ready.status == Status.TIMEOUT else ready.detail
-                return replace(ready, detail=f"start-up: {detail}")
+                return ready._replace(detail=f"start-up: {detail}")
             self._server_confinement = server.ready_info.get("confinement")
         proc = server.start_game(keep=self._idle.pids())
         if isinstance(proc, str):
