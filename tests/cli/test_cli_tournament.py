@@ -210,6 +210,8 @@ def test_replay_by_number_and_id(capsys, done):
 ERRORS = [
     (["tournament", "run"], ["give a tournament file or --players"]),
     (["tournament", "run", "{tmp}/missing.toml"], ["missing.toml: no such tournament file"]),
+    (["tournament", "run", "no-such-event"],
+     ["no tournament file 'no-such-event' here and no ready event of that name", "quick", "ladder"]),
     (["tournament", "run", "{event}", "--table-sizes", "3,x"], ["--table-sizes expects numbers 3-8"]),
     (["tournament", "run", "{event}", "--table-sizes", "9"], ["tiny.toml: key 'table_sizes'", "3-8"]),
     (["tournament", "run", "{event}", "--rules", "playnest", "--table-sizes", "8"],
