@@ -18,7 +18,7 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.game.seeds import numbered_seed
 from arena.plugins.registry import Registry, check_in_process
-from arena.results.ratings import wilson
+from arena.results.intervals import wilson
 from arena.results.store import Store
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 
 from arena.game.rules import Rules
 from arena.game.solver import SUIT13, Solver, _text
-from arena.results.ratings import wilson
+from arena.results.intervals import wilson
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
 

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 from arena.game.cards import SUIT_SYMBOLS, SUITS, card
 from arena.game.engine import Game
-from arena.game.errors import ArenaError
 from arena.game.record import from_record
 from arena.game.record import start_game as record_start
 from arena.game.rules import Rules
+from arena.results.errors import ReportError
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 _SHOW_ORDER = (3, 2, 0, 1)
@@ -31,10 +31,6 @@ _REASONS = {"shootout": "shootout: no suit in common with the last opponent",
             "drawn_cut": "cut on a drawn lead with two players left",
             "simultaneous": "every hand emptied on one trick; the highest card of it loses",
             "forfeit": "forfeited after too many faults", "last_player": "last player holding cards"}
-
-
-class ReportError(ArenaError, ValueError):
-    """A results folder or game that the report cannot show."""
 
 
 def pretty(text: str) -> str:

@@ -31,7 +31,8 @@ from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import DISABLE_ENV, load
 from arena.results.standings import ratings_text
-from arena.results.store import DB_NAME, Store, StoreError
+from arena.results.errors import StoreError
+from arena.results.store import DB_NAME, Store
 from arena.tournament.event import Tournament
 
 SPEC = {"name": "tiny", "seed": 3, "rules": ["getaway"], "players": ["heuristic", "low", "high"],

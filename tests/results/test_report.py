@@ -21,9 +21,10 @@ from arena import Bot, PlayerSpec, Rules
 from arena.game.engine import Game
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
-from arena.results.report import ReportError, report, report_html
+from arena.results.errors import ReportError, StoreError
+from arena.results.report import report, report_html
 from arena.results.report_games import apply_recorded, pick_games, replay_steps, start_game
-from arena.results.store import Store, StoreError
+from arena.results.store import Store
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
