@@ -31,7 +31,7 @@ class Session:
 
     def rules(self, preset: str, overrides: list[str]) -> Rules:
         """A preset with ``--set`` overrides, once the plugins (which may add presets) are loaded."""
-        self.registry
+        self.registry  # loading it adds the plugins' presets
         return Rules.preset(preset, **parse_overrides(overrides))
 
 
