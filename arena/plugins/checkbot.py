@@ -22,7 +22,7 @@ from arena.game.rules import PRESETS, Presets
 from arena.game.seeds import Secret, check_case_seed, check_repeat_seed, user_secret
 from arena.game.views import SeatTracker
 from arena.plugins import checks
-from arena.plugins.checks import CHECKS, CheckReport, CheckRow, Decision, Run
+from arena.plugins.checks import CHECKS, Case, CheckReport, CheckRow, Decision, Run
 from arena.plugins.errors import CheckError
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client, play_seeded
@@ -33,18 +33,6 @@ OPPONENTS = ("heuristic", "random", "low", "high")
 
 # ---------------------------------------------------------------- the plan
 
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One seeded game of the check: the bot sits at ``seat``."""
-
-    preset: str
-    players: int
-    seat: int
-    seed: int
-
-    def label(self) -> str:
-        return f"{self.preset}, {self.players} players, seat {self.seat}, seed {self.seed}"
 
 
 def plan(presets: Sequence[str], games: int, seed: int, sizes: Sequence[int] | None = None,

@@ -81,6 +81,19 @@ class CheckReport:
 # ---------------------------------------------------------------- what the games showed
 
 
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One seeded game of the check: the bot sits at ``seat``."""
+
+    preset: str
+    players: int
+    seat: int
+    seed: int
+
+    def label(self) -> str:
+        return f"{self.preset}, {self.players} players, seat {self.seat}, seed {self.seed}"
+
+
 @dataclass(slots=True)
 class Decision:
     """One decision the bot was asked, and how it went."""

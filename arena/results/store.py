@@ -28,6 +28,7 @@ from typing import Any, Iterator
 
 import orjson
 
+from arena.game.rules import Rules
 from arena.game.status import FAULT_KINDS
 from arena.results.store_check import RECOVER, StoreError, check_database, check_file, storage_error
 
@@ -228,6 +229,13 @@ class Store:
     def fault_count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM faults").fetchone()[0]
 
+    @_guarded
+    def fault_details(self, limit: int) -> list[dict]:
+        """The first ``limit`` faults in game and seat order: game, seat, player, kind, detail."""
+        cols = ("game", "seat", "player", "kind", "detail")
+        q = "SELECT idx, seat, player, kind, detail FROM faults ORDER BY idx, seat LIMIT ?"
+        return [dict(zip(cols, r)) for r in self.db.execute(q, (limit,))]
+
     def _transaction(self):
         return _Transaction(self.db)
 
@@ -335,7 +343,6 @@ def rules_label(rules: dict) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_label(key: str) -> str:
-    from arena.game.rules import Rules
     rules = json.loads(key)
     r = Rules.from_dict(rules)
     diff = r.differences()

@@ -101,10 +101,9 @@ def example_site(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def with_example(example_site, monkeypatch):
-    """The installed example plugin on sys.path for this test only, with a fresh CLI registry."""
+    """The installed example plugin on sys.path for this test only (each `main` call loads it afresh)."""
     monkeypatch.syspath_prepend(str(example_site))
     monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
     yield example_site
     assert "arena_example" not in sys.modules  # the harness never imports a third-party plugin
 
