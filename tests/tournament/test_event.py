@@ -12,7 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -27,6 +26,7 @@ from arena.game.seeds import read_secret
 from arena.tournament.event import Progress, Tournament, TournamentError, status_lines
 from arena.sandbox.processes import children
 from support.processes import all_gone, wait_for
+from support.tournaments import StopAfter, records
 
 # 4 players and an alias of random for the 5-seat tables; two rule sets; 3-5 seats.
 SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "random"],
@@ -34,10 +34,7 @@ SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "ra
         "deals": 2}
 
 
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only (each `main` call loads its own registry)."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 @pytest.fixture(scope="module")
@@ -51,11 +48,6 @@ def play(spec: dict, folder: Path, registry, executor=None, secret=None) -> Tour
     t.run(executor)
     executor.shutdown()
     return t
-
-
-def records(folder: Path) -> list:
-    with Store(folder) as store:
-        return list(store.records())
 
 
 def _no_times(value):
@@ -133,23 +125,6 @@ def test_other_seed_other_games(reference, tmp_path, registry):
 
 
 # ------------------------------------------------------------ resume in-process
-class StopAfter:
-    """An executor that runs tasks at once, then raises KeyboardInterrupt on the n-th submit."""
-
-    workers = 1
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def submit(self, fn, *args):
-        self.n -= 1
-        if self.n == 0:
-            raise KeyboardInterrupt
-        fut: Future = Future()
-        fut.set_result(fn(*args))
-        return fut
-
-
 def test_interrupted_run_keeps_finished_batches_and_resumes(reference, tmp_path, registry):
     """Ctrl-C keeps every batch that finished (even one not yet stored); a second run plays only the rest."""
     t = Tournament.create(spec_from_dict({**SPEC, "batch": 5}, "test"), tmp_path / "mixed", registry,
