@@ -29,6 +29,7 @@ from arena.tournament.spec import LimitsSpec
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox import botproc
+from arena.plugins.sandbox_bench import sandbox_bench
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
 from arena.sandbox.processes import state
@@ -379,8 +380,6 @@ def test_the_bot_dies_with_its_harness(tmp_path):
 
 def test_sandbox_bench_reports_round_trips_and_games_per_second():
     """The benchmark's lines: medians and p99s in µs, then games/s side by side."""
-    from arena.plugins.sandbox_bench import sandbox_bench
-
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     lines = sandbox_bench(decisions=50, games=2)
     assert len(lines) == 8

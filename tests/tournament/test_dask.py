@@ -51,9 +51,10 @@ def cluster():
         yield c
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster3():
-    """Three workers, for the tests that kill one (its nanny starts a new one)."""
+    """Three workers of the test's own, for the tests that kill one (its nanny starts a new one) or
+    retire one (gone for good): no test sees a cluster another has changed."""
     with _cluster(3) as c:
         yield c
 
@@ -126,8 +127,6 @@ def test_worker_killed_mid_run_loses_no_game(tmp_path, registry, cluster3, local
     t = _tournament(tmp_path, registry, LONGER, "longer")
     killed = {}
     with DaskExecutor(cluster3.scheduler_address) as executor:
-        _wait_for_workers(executor.client, 3)
-
         def kill_one(progress) -> None:
             """At the first callback (the coordinator waits meanwhile): kill a worker playing a batch."""
             if killed or progress.done == progress.total:
@@ -156,8 +155,6 @@ def test_sandboxed_bots_die_with_their_worker(tmp_path, registry, cluster3):
     t = _tournament(tmp_path, registry, settings, "sandboxed")
     killed: dict = {}
     with DaskExecutor(cluster3.scheduler_address) as executor:
-        _wait_for_workers(executor.client, 3)  # the worker the test before killed is back
-
         def kill_one(progress) -> None:
             if killed or progress.done < 2:
                 return
