@@ -17,14 +17,14 @@ def test_a_take_before_trick_one_shows_others_only_the_count():
     """A take before trick 1: the taker's view has the cards, every other seat only the count."""
     g = Game.deal(FIRST, 4, seed=3)
     asker = g.current
-    victim = g.next_active(asker)
+    victim = g.state.next_active(asker)
     taken = {str(c) for c in g.hand(victim)}
     g.apply(True)
     for seat in range(4):
         e = [e for e in g.seat_events(seat) if e["type"] == "take"][0]
         assert e["count"] == len(taken) and e["from"] == victim
         view = g.view(seat)
-        assert view.first_trick and view.hand_sizes == tuple(h.bit_count() for h in g.hands)
+        assert view.first_trick and view.hand_sizes == tuple(h.bit_count() for h in g.state.hands)
         if seat == asker:
             assert set(e["cards"]) == taken and taken <= {str(c) for c in view.hand}
         else:

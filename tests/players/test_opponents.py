@@ -17,7 +17,7 @@ def test_forbidden_cards_are_never_held_when_the_model_is_right():
         for s in range(4):
             if s == view.seat or not view.active[s] or NAMES[models.kinds[s]] != names[s]:
                 continue
-            unknown = game.hands[s] & ~view.known_masks[s]
+            unknown = game.state.hands[s] & ~view.known_masks[s]
             assert not models.forbid[s] & unknown, (names[s], s)
             checked += bool(models.forbid[s])
     assert checked > 500
@@ -43,9 +43,9 @@ def test_sim_plays_low_high_and_random_as_the_reference_players_do():
     """In the sim, the low and high policies pick the reference players' cards; random picks a legal card."""
     compared = 0
     for game, names, view in reference_games(30, 3):
-        sim = new_sim(game.rules, game.players, game.hands, game.active, game.out, game.discard,
-                      game.leader, game.cur, list(zip(game.trick_seats, game.trick_cards)),
-                      game.first_trick, game.must_lead, game.drawn_lead, random.Random(0),
+        sim = new_sim(game.rules, game.players, game.state.hands, game.state.active, game.state.out, game.state.pile,
+                      game.state.leader, game.current, list(zip(game.state.tseats, game.state.tcards)),
+                      game.state.first, game.state.must, game.state.drawn_lead, random.Random(0),
                       kinds=[LOW, HIGH, RANDOM, HEURISTIC])
         seat = view.seat
         if seat == 0:

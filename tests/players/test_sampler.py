@@ -36,9 +36,9 @@ class _Target:
 
 
 def _sim_of(game: Game):
-    return new_sim(game.rules, game.players, game.hands, game.active, game.out, game.discard,
-                   game.leader, game.cur, list(zip(game.trick_seats, game.trick_cards)),
-                   game.first_trick, game.must_lead, game.drawn_lead, random.Random(0))
+    return new_sim(game.rules, game.players, game.state.hands, game.state.active, game.state.out, game.state.pile,
+                   game.state.leader, game.current, list(zip(game.state.tseats, game.state.tcards)),
+                   game.state.first, game.state.must, game.state.drawn_lead, random.Random(0))
 
 
 @pytest.mark.parametrize("preset,overrides", VARIANTS)
@@ -52,7 +52,7 @@ def test_sim_follows_the_engine(preset, overrides):
         sim = _sim_of(game)
         while not game.is_over:
             legal = game.legal_actions()
-            assert sim.cur == game.cur
+            assert sim.cur == game.current
             assert sum(1 << c for c in legal) == sim.legal_mask()
             card = legal[rng.randrange(len(legal))]
             start = len(game.events)
@@ -61,7 +61,7 @@ def test_sim_follows_the_engine(preset, overrides):
             if draws:
                 sim.rng = _Target(draws[0][2], sim)
             sim.play(int(card))
-            assert sim.hands == game.hands and sim.out == game.out
+            assert sim.hands == game.state.hands and sim.out == game.state.out
             assert sim.over == game.is_over
         assert sim.loser == game.result.loser
 
