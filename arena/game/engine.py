@@ -23,11 +23,12 @@ from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.state import AS, PLAY, TAKE, State
-from arena.game.tables import legal_tuple
+from arena.game.tables import SUIT_CARDS, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 _PLAY = ev.PLAY
+SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
 class Game:
@@ -37,8 +38,8 @@ class Game:
     ``events`` the event tuples so far (the state logs into the same list).
     """
 
-    __slots__ = ("dealer", "events", "faults", "forfeited", "players", "result", "rules", "seed", "start",
-                 "state")
+    __slots__ = ("_legal", "dealer", "events", "faults", "forfeited", "players", "result", "rules", "seed",
+                 "start", "state")
 
     def __init__(self, rules: Rules, state: State, seed: int, start: dict[str, Any], dealer: int = 0) -> None:
         self.rules, self.state, self.seed, self.start, self.dealer = rules, state, seed, start, dealer
@@ -48,6 +49,7 @@ class Game:
         self.faults = [0] * state.n
         self.forfeited: list[int] = []
         self.result: Result | None = None
+        self._legal = (-1, 0)           # (len(events) when computed, the legal mask then)
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -130,13 +132,23 @@ class Game:
             return ()
         if st.decision is TAKE:
             return (False, True)
-        return legal_tuple(st.legal_mask())
+        mask = st.legal_mask()
+        self._legal = (len(self.events), mask)
+        led = st.led
+        if led >= 0 and not mask & ~SUIT13[led]:      # following in one pack: one table lookup
+            return SUIT_CARDS[led][mask >> 13 * led]
+        return legal_tuple(mask)
+
+    def _legal_mask(self) -> int:
+        """The state's legal mask, reusing the one :meth:`legal_actions` computed for this decision."""
+        at, mask = self._legal
+        return mask if at == len(self.events) else self.state.legal_mask()
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
         st = self.state
         if type(action) is Card and st.decision is PLAY and st.cur is not None \
-                and st.legal_mask() >> action & 1:      # the common case first
+                and self._legal_mask() >> action & 1:      # the common case first
             self.events.append((_PLAY, st.cur, action))
             st.play(action)
             if st.cur is None or self.forfeited:

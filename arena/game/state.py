@@ -59,7 +59,7 @@ class State:
         self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
         self.rng = rng
         self.hands = list(hands) if hands is not None else [0] * players
-        self.active = [s not in out for s in range(players)]
+        self.active = [s not in out for s in range(players)] if out else [True] * players
         self.n_active = players - len(out)
         self.out, self.pile = list(out), list(pile)
         self.tseats, self.tcards = [], []
@@ -220,7 +220,8 @@ class State:
         picker = self.best_seat
         cards = self.tcards
         self.hands[picker] |= sum(map(BIT.__getitem__, cards))
-        self._log((ev.PICKUP, picker, tuple(cards)))
+        if self.log is not None:
+            self.log.append((ev.PICKUP, picker, tuple(cards)))
         drawn_cut = self.drawn_lead and self.n_active == 2 and thrower != picker and self.cut_loses
         emptied = self._emptied(picker)
         self._clear_trick()
@@ -235,7 +236,8 @@ class State:
 
     def _settle_clean(self) -> None:
         winner, cards = self.best_seat, self.tcards
-        self._log((ev.CLEAN, winner, tuple(cards)))
+        if self.log is not None:
+            self.log.append((ev.CLEAN, winner, tuple(cards)))
         emptied = self._emptied(-1)
         self._clear_trick()
         if self.hands[winner]:
@@ -308,7 +310,8 @@ class State:
                 self.active[s] = False
                 self.n_active -= 1
                 self.out.append(s)
-                self._log((ev.OUT, s, len(self.out) - 1))
+                if self.log is not None:
+                    self.log.append((ev.OUT, s, len(self.out) - 1))
 
     def _maybe_over(self, leader: int | None) -> bool:
         """End the game if at most one player is left; True when it ended."""
