@@ -32,7 +32,7 @@ RANK = tuple(c % 13 for c in range(len(CARDS)))
 
 
 class State:
-    """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``).
+    """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``, not logging).
 
     ``hands[s]`` (masks), ``active[s]``, ``out`` (finishing order so far),
     ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
@@ -44,7 +44,10 @@ class State:
     draw), ``reason`` and ``tied``.
     """
 
-    __slots__ = ("n", "nxt", "dealer", "trumps", "free_first", "take", "take_first", "take_dealer", "shootout", "cut_loses", "escape", "highest_loses", "rng", "n_active", "emptied", "led", "best_seat", "best_rank", "best_trump", "trump", "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log", "hands", "active", "out", "pile", "tseats", "tcards", "asked")
+    __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "hands", "active", "out", "pile", "tseats",
+                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best_rank", "best_trump",
+                 "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
     def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
                  out=(), trump: int = -1) -> None:
@@ -73,19 +76,21 @@ class State:
         self.log: list | None = None
 
     def copy(self) -> State:
-        """An independent state in the same position (the same ``rng`` and ``log``)."""
+        """An independent state in the same position, with the same ``rng`` and no ``log``."""
         new = State.__new__(State)
-        new.n, new.nxt, new.dealer, new.trumps = self.n, self.nxt, self.dealer, self.trumps
-        new.free_first, new.take, new.take_first, new.take_dealer = self.free_first, self.take, self.take_first, self.take_dealer
-        new.shootout, new.cut_loses, new.escape, new.highest_loses = self.shootout, self.cut_loses, self.escape, self.highest_loses
-        new.rng, new.n_active, new.emptied, new.led = self.rng, self.n_active, self.emptied, self.led
-        new.best_seat, new.best_rank, new.best_trump, new.trump = self.best_seat, self.best_rank, self.best_trump, self.trump
+        # the table and the rules (never change in a game)
+        new.n, new.nxt, new.dealer, new.rng = self.n, self.nxt, self.dealer, self.rng
+        new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
+        new.take, new.take_first, new.take_dealer = self.take, self.take_first, self.take_dealer
+        new.cut_loses, new.escape, new.highest_loses = self.cut_loses, self.escape, self.highest_loses
+        # the position
+        new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
+        new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
+        new.n_active, new.emptied, new.led, new.trump = self.n_active, self.emptied, self.led, self.trump
+        new.best_seat, new.best_rank, new.best_trump = self.best_seat, self.best_rank, self.best_trump
         new.leader, new.cur, new.decision, new.first = self.leader, self.cur, self.decision, self.first
-        new.must, new.drawn_lead, new.loser, new.reason = self.must, self.drawn_lead, self.loser, self.reason
-        new.tied, new.log = self.tied, self.log
-        new.hands, new.active, new.out = self.hands[:], self.active[:], self.out[:]
-        new.pile, new.tseats, new.tcards = self.pile[:], self.tseats[:], self.tcards[:]
-        new.asked = set(self.asked)
+        new.must, new.drawn_lead = self.must, self.drawn_lead
+        new.loser, new.reason, new.tied, new.log = self.loser, self.reason, self.tied, None
         return new
 
     # ------------------------------------------------------------ queries
@@ -112,6 +117,49 @@ class State:
             s = self.nxt[s]
         return s
 
+    # The table a policy reads (players/policy.py), with every hand known.
+    def own_hand(self) -> int:
+        return self.hands[self.cur]
+
+    def free_trick(self) -> bool:
+        """Trick 1 under ``first_trick = "free"``: nothing ends it."""
+        return self.first and self.free_first
+
+    def winner(self) -> tuple[int, int]:
+        """(suit, rank) of the card winning the trick so far."""
+        return (self.trump if self.best_trump else self.led), self.best_rank
+
+    def still_to_play(self) -> list[int]:
+        """The seats after the one to act that will play to this trick (unless it is cut)."""
+        seats, nxt, active, leader = [], self.nxt, self.active, self.leader
+        s = nxt[self.cur]
+        while s != leader:
+            if active[s]:
+                seats.append(s)
+            s = nxt[s]
+        return seats
+
+    def others(self) -> list[int]:
+        """The active seats other than the one to act."""
+        cur, active = self.cur, self.active
+        return [s for s in range(self.n) if active[s] and s != cur]
+
+    def void(self, seat: int, suit: int) -> bool:
+        return not self.hands[seat] & SUIT_MASK[suit]
+
+    def risky(self, suit: int, seats) -> bool:
+        """Could one of ``seats`` cut a trick in ``suit``? (With trumps: only once fixed, void in both.)"""
+        m = SUIT_MASK[suit]
+        hands = self.hands
+        if self.trumps:
+            if self.trump < 0:
+                return False
+            m |= SUIT_MASK[self.trump]
+        for s in seats:
+            if not hands[s] & m:
+                return True
+        return False
+
     def holder(self, c: int) -> int:
         for seat, hand in enumerate(self.hands):
             if hand >> c & 1:
@@ -131,6 +179,16 @@ class State:
         else:
             self.must = drawn
             self._next_trick(leader, drawn >= 0)
+
+    def resume(self, leader: int, trick, first_trick: bool, drawn_lead: bool = False, must: int = -1) -> None:
+        """Start play in the middle of a trick: ``leader`` leads (``must``: the card it must lead), then
+        the (seat, card) plays of ``trick`` are made again (their cards not in ``hands``; no take
+        phase, no shootout check)."""
+        self.first, self.drawn_lead, self.must = first_trick, drawn_lead, must
+        self._start_play(leader)
+        for seat, c in trick:
+            self.hands[seat] |= BIT[c]
+            self.play(c)
 
     def play(self, c: int) -> None:
         """The seat to act plays card ``c`` (no checks: see :meth:`legal_mask`)."""

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import expected_legal_mask
 
 from arena import Game, Rules
 from arena.game.cards import CARDS
 from arena.game.solver import Solver
 from players.sampler import Knowledge, SamplerBot, TimedSamplerBot
-from players.sampler_sim import new_sim
+from players.playout import PlayoutRandom, playout_state
+from players.policy import heuristic_card
 
 VARIANTS = [
     ("getaway", {}), ("playnest", {}), ("champions", {}),
@@ -21,39 +23,48 @@ VARIANTS = [
 
 
 class _Target:
-    """Makes the sim draw the card the engine drew (its pile order differs from the engine's)."""
+    """Makes a playout draw the card the engine drew (whatever the order of its pile)."""
 
-    def __init__(self, card: int, sim) -> None:
-        self.card, self.sim = card, sim
+    def __init__(self, card: int, state) -> None:
+        self.card, self.state = card, state
 
-    def random(self) -> float:
-        sim, c = self.sim, self.card
-        if c in sim.pile:
-            return (sim.pile.index(c) + 0.5) / len(sim.pile)
-        holder = next(s for s in range(sim.n) if sim.hands[s] >> c & 1)
-        hand = sim.hands[holder]
-        return ((hand & ((1 << c) - 1)).bit_count() + 0.5) / hand.bit_count()
+    def randrange(self, n: int) -> int:
+        state, c = self.state, self.card
+        if c in state.pile:
+            return state.pile.index(c)
+        holder = next(s for s in range(state.n) if state.hands[s] >> c & 1)
+        return (state.hands[holder] & ((1 << c) - 1)).bit_count()
 
 
-def _sim_of(game: Game):
-    return new_sim(game.rules, game.players, game.state.hands, game.state.active, game.state.out, game.state.pile,
-                   game.state.leader, game.current, list(zip(game.state.tseats, game.state.tcards)),
-                   game.state.first, game.state.must, game.state.drawn_lead, random.Random(0))
+def _playout_of(game: Game):
+    """The sampler's playout state for the game's position, as the sampler builds it (from hands and the trick)."""
+    st = game.state
+    trick = list(zip(st.tseats, st.tcards))
+    leader = trick[0][0] if trick else st.leader
+    return playout_state(game.rules, game.players, st.hands, st.out, st.pile, leader, trick, st.first,
+                         st.drawn_lead, random.Random(0), st.must)
 
 
 @pytest.mark.parametrize("preset,overrides", VARIANTS)
-def test_sim_follows_the_engine(preset, overrides):
-    """Random legal games: the sim's legal cards, hands, outs and loser match the engine's at every step."""
+def test_playout_states_follow_the_engine(preset, overrides):
+    """From any point of a random game, the playout state the sampler builds matches the engine to the end.
+
+    Legality is also checked against the independent reference (``expected_legal_mask``)."""
     rules = Rules.preset(preset, **overrides)
     rng = random.Random(hash((preset, tuple(overrides.items()))) & 0xFFFF)
     for g in range(25):
         players = rng.randint(3, min(6, rules.max_players))
         game = Game.deal(rules, players, seed=g)
-        sim = _sim_of(game)
+        for _ in range(rng.randrange(40)):
+            if game.current is not None:
+                game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        sim = _playout_of(game)
         while not game.is_over:
             legal = game.legal_actions()
             assert sim.cur == game.current
-            assert sum(1 << c for c in legal) == sim.legal_mask()
+            assert sum(1 << c for c in legal) == sim.legal_mask() == expected_legal_mask(game)
             card = legal[rng.randrange(len(legal))]
             start = len(game.events)
             game.apply(card)
@@ -66,14 +77,17 @@ def test_sim_follows_the_engine(preset, overrides):
         assert sim.loser == game.result.loser
 
 
-def test_policy_matches_the_heuristic_player_when_voids_are_known():
-    """With every hand shown, the sim's policy picks a legal card every time (and plays games to the end)."""
+def test_the_heuristic_policy_plays_whole_games_with_every_hand_known():
+    """With every hand shown (a playout's world), the policy picks a legal card every time to the end."""
     rules = Rules.preset("getaway")
     for g in range(30):
-        game = Game.deal(rules, 4, seed=100 + g)
-        sim = _sim_of(game)
-        sim.run()
-        assert sim.over and (sim.loser is not None or rules.simultaneous != "highest_loses")
+        state = _playout_of(Game.deal(rules, 4, seed=100 + g))
+        state.rng = PlayoutRandom(g)
+        while not state.over:
+            card = heuristic_card(state)
+            assert state.legal_mask() >> card & 1
+            state.play(card)
+        assert state.loser is not None or rules.simultaneous != "highest_loses"
 
 
 def test_sampled_worlds_respect_what_the_seat_knows():
