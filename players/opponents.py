@@ -34,6 +34,8 @@ from functools import cmp_to_key
 
 from arena.game.cards import PACK, parse_card
 
+from arena.game.state import BELOW
+
 from players.policy import (
     HEURISTIC,
     HIGH,
@@ -43,7 +45,7 @@ from players.policy import (
     cut_card,
     follow_card,
     high_card,
-    lead_choice,
+    lead_card,
     low_card,
 )
 
@@ -62,23 +64,17 @@ its checked plays (and at least two) break the heuristic player's rules."""
 class _Probe:
     """A one-suit table for asking the heuristic policy about two cards: who could cut is given."""
 
-    __slots__ = ("free", "led", "rank", "risk", "trump", "trumps", "hand")
+    __slots__ = ("free", "hand", "led", "rank", "risk", "trump", "trumps")
 
     def __init__(self, suit: int, win: int, risk: bool, free: bool = False, hand: int = 0) -> None:
         self.led, self.rank, self.risk, self.free, self.hand = suit, win, risk, free, hand
         self.trump, self.trumps = -1, False
 
-    def free_trick(self) -> bool:
-        return self.free
+    def under_winner(self) -> int:
+        return BELOW[self.led][self.rank] if self.risk and not self.free else -1
 
-    def winner(self) -> tuple[int, int]:
-        return self.led, self.rank
-
-    def still_to_play(self) -> tuple[int, ...]:
-        return (1,)
-
-    def risky(self, suit: int, seats) -> bool:
-        return self.risk
+    def lead_risks(self) -> tuple[int, ...]:
+        return (self.risk << 4,) * 4
 
     def own_hand(self) -> int:
         return self.hand
@@ -156,8 +152,8 @@ def preferred(kind: int, play: int, c: int, led: int, win: int, first_free: bool
 
 def _violates(kind: int, play: int, c: int, led: int, win: int, first_free: bool, held: int) -> bool:
     if kind == HEURISTIC and play == LEAD:
-        cards = held & _SUIT[c // 13] | 1 << c
-        return c not in (lead_choice(cards, True), lead_choice(cards, False))
+        cards = held & _SUIT[c // 13] | 1 << c           # it leads its lowest or its highest
+        return c not in (lead_card(_Probe(0, 0, True), cards), lead_card(_Probe(0, 0, False), cards))
     return bool(held & preferred(kind, play, c, led, win, first_free))
 
 

@@ -6,7 +6,7 @@ import random
 
 from arena.game.state import TAKE, State
 
-from players.policy import model_card
+from players.policy import HEURISTIC, heuristic_card, model_card
 
 
 class PlayoutRandom(random.Random):
@@ -26,9 +26,15 @@ def playout_state(rules, players: int, hands: list[int], out: list[int], pile: l
 
 def play_out(state: State, kinds) -> None:
     """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody takes."""
+    play, heuristic = state.play, heuristic_card
+    if not state.take and all(k == HEURISTIC for k in kinds):
+        while state.cur is not None:            # the common case, without the checks below
+            play(heuristic(state))
+        return
     rng = state.rng
     while state.cur is not None:
         if state.decision is TAKE:
             state.take_answer(False)
             continue
-        state.play(model_card(state, kinds[state.cur], rng))
+        kind = kinds[state.cur]
+        play(heuristic(state) if kind == HEURISTIC else model_card(state, kind, rng))

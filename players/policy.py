@@ -11,12 +11,12 @@ state (every hand known: a playout's sampled world) and :class:`ViewTable` (a
 
 - ``cur``, ``led``, ``trump`` (-1: none), ``trumps`` (the Donkey rule),
   ``legal_mask()``, ``own_hand()``;
-- ``free_trick()``: trick 1 under ``first_trick = "free"`` (nobody can cut);
-- ``winner()``: (suit, rank) of the card winning the trick so far;
-- ``still_to_play()`` and ``others()``: seats after the one to act in this
-  trick, and every other active seat;
-- ``void(seat, suit)``: the seat holds none of the suit (as far as known);
-- ``risky(suit, seats)``: one of ``seats`` could cut a trick in ``suit``.
+- ``under_winner()``: when a seat still to play to this trick could cut it
+  (never in trick 1 under ``first_trick = "free"``), the mask of the cards
+  ranked under the winning card in its suit; -1 when nobody could;
+- ``lead_risks()``: for each suit ``risky << 4 | voids``: could one of the
+  other active seats cut a trick led in it (0 or 1), and how many of them hold
+  none of it, as far as known.
 
 The heuristic: following, it never takes the trick while someone still to play
 could cut (it ducks under the winner when it can) and dumps its highest card
@@ -29,12 +29,11 @@ shortest suit, to be void in trumps soon).
 from __future__ import annotations
 
 from arena.game.cards import PACK, SUIT_MASK
+from arena.game.state import BELOW
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
 FIRST_PACK = (1 << PACK) - 1
-_BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + (1 << PACK)) for r in range(14)) for s in range(4))
-"""``_BELOW[suit][rank]``: the cards of ``suit`` (both packs) ranked below ``rank``."""
 
 
 def highest(m: int) -> int:
@@ -67,13 +66,12 @@ def heuristic_card(t) -> int:
     """The heuristic policy's card for the seat to act at table ``t``."""
     legal = t.legal_mask()
     if legal & (legal - 1) == 0:
-        return highest(legal)
+        return legal.bit_length() - 1           # the only legal card
     led = t.led
     if led < 0:
         return lead_card(t, legal)
-    follow = legal & SUIT_MASK[led]
-    if follow:
-        return follow_card(t, follow)
+    if legal & SUIT_MASK[led]:                  # following: every legal card is of the led suit
+        return follow_card(t, legal)
     if t.trump >= 0 and legal & SUIT_MASK[t.trump]:
         return follow_card(t, legal)            # Donkey: must trump, and does so like following
     return cut_card(t, legal)
@@ -81,36 +79,23 @@ def heuristic_card(t) -> int:
 
 def lead_card(t, legal: int) -> int:
     """Lead the suit fewest others could cut (then are void in, then the longest): high if safe, low if not."""
-    others = t.others()
-    best = None
+    risks = t.lead_risks()
+    best, key = 0, -1
     for suit in range(4):
         cards = legal & SUIT_MASK[suit]
         if cards:
-            voids = 0
-            for o in others:
-                if t.void(o, suit):
-                    voids += 1
-            key = (t.risky(suit, others), voids, -cards.bit_count(), suit)
-            if best is None or key < best[0]:
-                best = (key, cards)
-    key, cards = best
-    return lead_choice(cards, key[0])
-
-
-def lead_choice(cards: int, risky: bool) -> int:
-    """The card it leads from the chosen suit's ``cards``: the lowest when risky, else the highest."""
-    return lowest(cards) if risky else highest(cards)
+            k = risks[suit] << 8 | (63 - cards.bit_count()) << 2 | suit     # (risky, voids, -count, suit)
+            if key < 0 or k < key:
+                best, key = cards, k
+    return lowest(best) if key >> 12 else highest(best)      # low when risky, else high
 
 
 def follow_card(t, follow: int) -> int:
-    """Highest card when nobody after could cut, else the highest card under the winner (if any)."""
-    if t.free_trick():
+    """Highest card when nobody still to play could cut, else the highest card under the winner (if any)."""
+    under = t.under_winner()
+    if under < 0:
         return highest(follow)
-    after = t.still_to_play()
-    if not after or not t.risky(t.led, after):
-        return highest(follow)
-    suit, rank = t.winner()
-    below = follow & _BELOW[suit][rank]
+    below = follow & under
     return highest(below) if below else highest(follow)
 
 
@@ -118,14 +103,15 @@ def cut_card(t, legal: int) -> int:
     """Throw the highest card (ties: the shortest suit); the shortest suit when the cut fixes trumps."""
     hand = t.own_hand()
     fixing = t.trumps and t.trump < 0
-    best, key = -1, None
+    best, key = -1, -1
     for suit in range(4):
         cards = legal & SUIT_MASK[suit]
         if cards:
             top = highest(cards)
-            count = (hand & SUIT_MASK[suit]).bit_count()
-            k = (-count, top % 13, top // PACK) if fixing else (top % 13, -count, top // PACK)
-            if key is None or k > key:
+            short = 31 - (hand & SUIT_MASK[suit]).bit_count()
+            rank, copy = top % 13, top // PACK
+            k = (short << 5 | rank << 1 | copy) if fixing else (rank << 6 | short << 1 | copy)
+            if k > key:
                 best, key = top, k
     return best
 
@@ -198,21 +184,20 @@ class ViewTable:
     def own_hand(self) -> int:
         return sum(1 << c for c in self.view.hand)
 
-    def free_trick(self) -> bool:
-        return self.view.first_trick and self.view.rules.first_trick == "free"
+    def under_winner(self) -> int:
+        view = self.view
+        if view.first_trick and view.rules.first_trick == "free":
+            return -1
+        after = view.still_to_play()
+        if not after or not self.risky(self.led, after):
+            return -1
+        best = view.winning()
+        return BELOW[best[1].suit][best[1].rank]
 
-    def winner(self) -> tuple[int, int]:
-        best = self.view.winning()
-        return (best[1].suit, best[1].rank) if best is not None else (self.led, 0)
-
-    def still_to_play(self) -> tuple[int, ...]:
-        return self.view.still_to_play()
-
-    def others(self) -> list[int]:
-        return [s for s in self.view.active_seats() if s != self.cur]
-
-    def void(self, seat: int, suit: int) -> bool:
-        return self.view.is_void(seat, suit)
+    def lead_risks(self) -> list[int]:
+        others = [s for s in self.view.active_seats() if s != self.cur]
+        return [self.risky(suit, others) << 4 | sum(self.view.is_void(s, suit) for s in others)
+                for suit in range(4)]
 
     def risky(self, suit: int, seats) -> bool:
         """Could one of ``seats`` cut a trick in ``suit``? In Donkey only a seat void in it *and* in trumps."""
@@ -220,10 +205,11 @@ class ViewTable:
             trump = self.trump
             if trump < 0:
                 return False
-            if any(self.void(s, suit) and self.void(s, trump) for s in seats):
+            void = self.view.is_void
+            if any(void(s, suit) and void(s, trump) for s in seats):
                 return True
             return self._scarce(suit, seats) and self._scarce(trump, seats)
-        return any(self.void(s, suit) for s in seats) or self._scarce(suit, seats)
+        return any(self.view.is_void(s, suit) for s in seats) or self._scarce(suit, seats)
 
     def _scarce(self, suit: int, seats) -> bool:
         """Too few cards of ``suit`` may be left for every one of ``seats`` to hold one."""

@@ -28,6 +28,8 @@ MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus
 AS = int(ACE_OF_SPADES)
 SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 RANK = tuple(c % 13 for c in range(len(CARDS)))
+BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + (1 << PACK)) for r in range(14)) for s in range(4))
+"""``BELOW[suit][rank]``: the cards of ``suit`` (both packs) ranked below ``rank``."""
 
 
 
@@ -121,44 +123,52 @@ class State:
     def own_hand(self) -> int:
         return self.hands[self.cur]
 
-    def free_trick(self) -> bool:
-        """Trick 1 under ``first_trick = "free"``: nothing ends it."""
-        return self.first and self.free_first
-
-    def winner(self) -> tuple[int, int]:
-        """(suit, rank) of the card winning the trick so far."""
-        return (self.trump if self.best_trump else self.led), self.best_rank
-
-    def still_to_play(self) -> list[int]:
-        """The seats after the one to act that will play to this trick (unless it is cut)."""
-        seats, nxt, active, leader = [], self.nxt, self.active, self.leader
-        s = nxt[self.cur]
-        while s != leader:
-            if active[s]:
-                seats.append(s)
-            s = nxt[s]
-        return seats
-
-    def others(self) -> list[int]:
-        """The active seats other than the one to act."""
-        cur, active = self.cur, self.active
-        return [s for s in range(self.n) if active[s] and s != cur]
-
-    def void(self, seat: int, suit: int) -> bool:
-        return not self.hands[seat] & SUIT_MASK[suit]
-
-    def risky(self, suit: int, seats) -> bool:
-        """Could one of ``seats`` cut a trick in ``suit``? (With trumps: only once fixed, void in both.)"""
-        m = SUIT_MASK[suit]
-        hands = self.hands
+    def under_winner(self) -> int:
+        """When a seat still to play could cut this trick, the cards ranked under the winning one in
+        its suit (a mask); -1 when nobody could (always in trick 1 under "free")."""
+        if self.first and self.free_first:
+            return -1
+        m = SUIT_MASK[self.led]
         if self.trumps:
             if self.trump < 0:
-                return False
+                return -1
             m |= SUIT_MASK[self.trump]
-        for s in seats:
-            if not hands[s] & m:
-                return True
-        return False
+        nxt, active, hands, leader = self.nxt, self.active, self.hands, self.leader
+        s = nxt[self.cur]
+        while s != leader:
+            if active[s] and not hands[s] & m:
+                return BELOW[self.trump if self.best_trump else self.led][self.best_rank]
+            s = nxt[s]
+        return -1
+
+    def lead_risks(self) -> tuple[int, ...]:
+        """For each suit ``risky << 4 | voids``: could another active seat cut a trick led in it (0 or 1),
+        and how many of them hold none of it."""
+        cur, active, hands = self.cur, self.active, self.hands
+        m0, m1, m2, m3 = SUIT_MASK
+        v0 = v1 = v2 = v3 = 0
+        for s in range(self.n):
+            if active[s] and s != cur:
+                h = hands[s]
+                if not h & m0:
+                    v0 += 1
+                if not h & m1:
+                    v1 += 1
+                if not h & m2:
+                    v2 += 1
+                if not h & m3:
+                    v3 += 1
+        if self.trumps:
+            others = [h for s, h in enumerate(hands) if active[s] and s != cur]
+            return tuple(self._could_cut(suit, others) << 4 | v for suit, v in enumerate((v0, v1, v2, v3)))
+        return (v0 > 0) << 4 | v0, (v1 > 0) << 4 | v1, (v2 > 0) << 4 | v2, (v3 > 0) << 4 | v3
+
+    def _could_cut(self, suit: int, others: list[int]) -> bool:
+        """Donkey: only once trumps are fixed, by a hand void in the suit and in trumps."""
+        if self.trump < 0:
+            return False
+        m = SUIT_MASK[suit] | SUIT_MASK[self.trump]
+        return any(not h & m for h in others)
 
     def holder(self, c: int) -> int:
         for seat, hand in enumerate(self.hands):
@@ -204,7 +214,7 @@ class State:
             self.led, self.best_seat, self.best_rank, self.must = suit, s, RANK[c], -1
             self.best_trump = suit == self.trump
         elif suit == self.led:
-            if (not self.best_trump or suit == self.trump) and RANK[c] > self.best_rank:
+            if RANK[c] > self.best_rank and (not self.best_trump or suit == self.trump):
                 self.best_seat, self.best_rank = s, RANK[c]
         elif self.trumps and (self.trump < 0 or suit == self.trump):
             if self.trump < 0:
@@ -276,8 +286,10 @@ class State:
 
     def _settle_pickup(self, thrower: int) -> None:
         picker = self.best_seat
-        cards = self.tcards
-        self.hands[picker] |= sum(map(BIT.__getitem__, cards))
+        cards, taken = self.tcards, 0
+        for c in cards:
+            taken |= BIT[c]
+        self.hands[picker] |= taken
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
         drawn_cut = self.drawn_lead and self.n_active == 2 and thrower != picker and self.cut_loses
