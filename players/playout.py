@@ -27,7 +27,7 @@ def playout_state(rules, players: int, hands: list[int], out: list[int], pile: l
 def play_out(state: State, kinds) -> None:
     """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody takes."""
     play, heuristic = state.play, heuristic_card
-    if not state.take and all(k == HEURISTIC for k in kinds):
+    if not state.take and kinds.count(HEURISTIC) == len(kinds):
         while state.cur is not None:            # the common case, without the checks below
             play(heuristic(state))
         return

@@ -34,10 +34,13 @@ from arena.game.state import BELOW
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
 FIRST_PACK = (1 << PACK) - 1
+SECOND_PACK = 1 << PACK
 
 
 def highest(m: int) -> int:
-    """The highest card of a mask within one suit (of two equal ranks, the second pack's)."""
+    """The highest card of a mask within one suit (of two equal ranks, the second pack's).
+
+    Hot callers inline the one-pack case: ``m.bit_length() - 1`` when ``m < SECOND_PACK``."""
     hi = m >> PACK
     if not hi:
         return m.bit_length() - 1
@@ -93,10 +96,9 @@ def lead_card(t, legal: int) -> int:
 def follow_card(t, follow: int) -> int:
     """Highest card when nobody still to play could cut, else the highest card under the winner (if any)."""
     under = t.under_winner()
-    if under < 0:
-        return highest(follow)
-    below = follow & under
-    return highest(below) if below else highest(follow)
+    if under >= 0 and follow & under:
+        follow &= under
+    return follow.bit_length() - 1 if follow < SECOND_PACK else highest(follow)
 
 
 def cut_card(t, legal: int) -> int:
@@ -107,7 +109,7 @@ def cut_card(t, legal: int) -> int:
     for suit in range(4):
         cards = legal & SUIT_MASK[suit]
         if cards:
-            top = highest(cards)
+            top = cards.bit_length() - 1 if cards < SECOND_PACK else highest(cards)
             short = 31 - (hand & SUIT_MASK[suit]).bit_count()
             rank, copy = top % 13, top // PACK
             k = (short << 5 | rank << 1 | copy) if fixing else (rank << 6 | short << 1 | copy)

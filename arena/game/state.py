@@ -209,13 +209,14 @@ class State:
         self.tseats.append(s)
         if not hand:
             self.emptied = True
-        suit = SUIT[c]
-        if self.led < 0:                                # the lead
+        suit, led = SUIT[c], self.led
+        if led < 0:                                     # the lead
             self.led, self.best_seat, self.best_rank, self.must = suit, s, RANK[c], -1
             self.best_trump = suit == self.trump
-        elif suit == self.led:
-            if RANK[c] > self.best_rank and (not self.best_trump or suit == self.trump):
-                self.best_seat, self.best_rank = s, RANK[c]
+        elif suit == led:
+            rank = RANK[c]
+            if rank > self.best_rank and (not self.best_trump or suit == self.trump):
+                self.best_seat, self.best_rank = s, rank
         elif self.trumps and (self.trump < 0 or suit == self.trump):
             if self.trump < 0:
                 self.trump = suit
@@ -226,13 +227,14 @@ class State:
         elif not (self.first and self.free_first):
             self._settle_pickup(s)
             return
-        nxt = self.nxt[s]
-        while not self.active[nxt]:
-            nxt = self.nxt[nxt]
-        if nxt == self.leader:
+        nxt, active = self.nxt, self.active
+        s = nxt[s]
+        while not active[s]:
+            s = nxt[s]
+        if s == self.leader:
             self._settle_clean()
         else:
-            self.cur = nxt
+            self.cur = s
 
     def take_answer(self, take: bool) -> None:
         """The seat to act answers a take decision: take its left neighbour's cards or not."""
@@ -261,7 +263,7 @@ class State:
         cards = tuple(self.tcards)
         self.hands[seat] |= sum(map(BIT.__getitem__, cards))
         self._log((ev.PICKUP, seat, cards, ev.BY_FAULT))
-        emptied = self._emptied(seat)
+        emptied = self._emptied(seat) if self.emptied else ()
         self._clear_trick()
         self._go_out(emptied)
         if not self._maybe_over(seat):
@@ -274,8 +276,6 @@ class State:
 
     def _emptied(self, skip: int) -> list[int]:
         """The seats of this trick (but ``skip``) that played their last card in it."""
-        if not self.emptied:
-            return []
         hands = self.hands
         return [s for s in self.tseats if s != skip and not hands[s]]
 
@@ -293,7 +293,7 @@ class State:
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
         drawn_cut = self.drawn_lead and self.n_active == 2 and thrower != picker and self.cut_loses
-        emptied = self._emptied(picker)
+        emptied = self._emptied(picker) if self.emptied else ()
         self._clear_trick()
         if emptied:
             self._go_out(emptied)
@@ -308,7 +308,7 @@ class State:
         winner, cards = self.best_seat, self.tcards
         if self.log is not None:
             self.log.append((ev.CLEAN, winner, tuple(cards)))
-        emptied = self._emptied(-1)
+        emptied = self._emptied(-1) if self.emptied else ()
         self._clear_trick()
         if self.hands[winner]:
             self.pile.extend(cards)
