@@ -34,9 +34,8 @@ from functools import cmp_to_key
 
 from arena.game.cards import PACK, parse_card
 
-from arena.game.state import BELOW
-
 from players.policy import (
+    BELOW,
     HEURISTIC,
     HIGH,
     LOW,

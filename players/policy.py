@@ -29,12 +29,13 @@ shortest suit, to be void in trumps soon).
 from __future__ import annotations
 
 from arena.game.cards import PACK, SUIT_MASK
-from arena.game.state import BELOW
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
 FIRST_PACK = (1 << PACK) - 1
 SECOND_PACK = 1 << PACK
+BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + (1 << PACK)) for r in range(14)) for s in range(4))
+"""``BELOW[suit][rank]``: the cards of ``suit`` (both packs) ranked below ``rank``."""
 
 
 def highest(m: int) -> int:

@@ -496,7 +496,7 @@ def solve(
     draw_value: float = typer.Option(0.5, "--draw-value", help="What a drawn game counts as (0 win .. 1 loss)."),
 ) -> None:
     """Solve a two-player position exactly: the leader's chance of losing and the best moves."""
-    from arena.game.solver import solve_text
+    from arena.game.solver_text import solve_text
     for line in solve_text(position, _rules(rules, set_), draw_value):
         _out(line)
 

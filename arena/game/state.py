@@ -3,7 +3,7 @@
 This is the one implementation of the rules (RULES.md, docs/rules.md). The
 engine (:class:`arena.game.engine.Game`) wraps a :class:`State` with checks,
 faults, records and views; the sampler's playouts copy a state and play it out
-with the heuristic policy (:mod:`players.policy`); the two-player solver
+with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the two-player solver
 (:mod:`arena.game.solver`) takes its rule decisions from the functions at the
 bottom of this module (:func:`escape_mode`, :func:`no_common_suit`).
 
@@ -28,8 +28,6 @@ MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus
 AS = int(ACE_OF_SPADES)
 SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 RANK = tuple(c % 13 for c in range(len(CARDS)))
-BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + (1 << PACK)) for r in range(14)) for s in range(4))
-"""``BELOW[suit][rank]``: the cards of ``suit`` (both packs) ranked below ``rank``."""
 
 
 
@@ -79,7 +77,7 @@ class State:
 
     def copy(self) -> State:
         """An independent state in the same position, with the same ``rng`` and no ``log``."""
-        new = State.__new__(State)
+        new = object.__new__(type(self))
         # the table and the rules (never change in a game)
         new.n, new.nxt, new.dealer, new.rng = self.n, self.nxt, self.dealer, self.rng
         new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
@@ -118,57 +116,6 @@ class State:
         while not self.active[s]:
             s = self.nxt[s]
         return s
-
-    # The table a policy reads (players/policy.py), with every hand known.
-    def own_hand(self) -> int:
-        return self.hands[self.cur]
-
-    def under_winner(self) -> int:
-        """When a seat still to play could cut this trick, the cards ranked under the winning one in
-        its suit (a mask); -1 when nobody could (always in trick 1 under "free")."""
-        if self.first and self.free_first:
-            return -1
-        m = SUIT_MASK[self.led]
-        if self.trumps:
-            if self.trump < 0:
-                return -1
-            m |= SUIT_MASK[self.trump]
-        nxt, active, hands, leader = self.nxt, self.active, self.hands, self.leader
-        s = nxt[self.cur]
-        while s != leader:
-            if active[s] and not hands[s] & m:
-                return BELOW[self.trump if self.best_trump else self.led][self.best_rank]
-            s = nxt[s]
-        return -1
-
-    def lead_risks(self) -> tuple[int, ...]:
-        """For each suit ``risky << 4 | voids``: could another active seat cut a trick led in it (0 or 1),
-        and how many of them hold none of it."""
-        cur, active, hands = self.cur, self.active, self.hands
-        m0, m1, m2, m3 = SUIT_MASK
-        v0 = v1 = v2 = v3 = 0
-        for s in range(self.n):
-            if active[s] and s != cur:
-                h = hands[s]
-                if not h & m0:
-                    v0 += 1
-                if not h & m1:
-                    v1 += 1
-                if not h & m2:
-                    v2 += 1
-                if not h & m3:
-                    v3 += 1
-        if self.trumps:
-            others = [h for s, h in enumerate(hands) if active[s] and s != cur]
-            return tuple(self._could_cut(suit, others) << 4 | v for suit, v in enumerate((v0, v1, v2, v3)))
-        return (v0 > 0) << 4 | v0, (v1 > 0) << 4 | v1, (v2 > 0) << 4 | v2, (v3 > 0) << 4 | v3
-
-    def _could_cut(self, suit: int, others: list[int]) -> bool:
-        """Donkey: only once trumps are fixed, by a hand void in the suit and in trumps."""
-        if self.trump < 0:
-            return False
-        m = SUIT_MASK[suit] | SUIT_MASK[self.trump]
-        return any(not h & m for h in others)
 
     def holder(self, c: int) -> int:
         for seat, hand in enumerate(self.hands):

@@ -101,9 +101,9 @@ def check_seed002(ranks: int = 4, escape: str = "pass", progress: Callable[[int]
 
 
 def _show(example) -> str:
-    from arena.game.solver import _text
+    from arena.game.solver import mask_text
     a, b, v = example
-    return f"leader {_text(a)} / other {_text(b)}: value {v}"
+    return f"leader {mask_text(a)} / other {mask_text(b)}: value {v}"
 
 
 def _random_shared(rng: random.Random, universe_cards: list[int]) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import pytest
 from arena import Game, Rules
 from arena.game.solver import Solver
 from arena.game.views import view_from_events
-from players.playout import PlayoutRandom, play_out
+from players.playout import PlayoutRandom, World, play_out
 from players.policy import HEURISTIC
 from players.sampler import SamplerBot
 
@@ -96,7 +96,7 @@ def test_the_sampler_playouts_decline_takes_under_every_take_option(overrides):
     rules = Rules.preset("bhabho", **overrides)
     for seed in range(10):
         game = Game.deal(rules, 4, seed=seed)
-        state = game.state.copy()
+        state = World.of(game.state)
         state.log, state.rng = [], PlayoutRandom(seed)
         play_out(state, (HEURISTIC,) * 4)
         asked = [e for e in state.log if e[0] == "take"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from players.opponents import LEAD, infer, preferred, reference_games
+from players.playout import World
 from players.policy import HEURISTIC, HIGH, LOW, NAMES, RANDOM, high_card, low_card, model_card
 from players.simple import HighBot, LowBot
 
@@ -45,7 +46,7 @@ def test_playouts_play_low_high_and_random_as_the_reference_players_do():
     for game, names, view in reference_games(30, 3):
         state, seat = game.state, view.seat
         kind = (LOW, HIGH, RANDOM, HEURISTIC)[seat]
-        card = model_card(state, kind, random.Random(0))
+        card = model_card(World.of(state), kind, random.Random(0))
         if seat == 0:
             assert card == int(LowBot(0).play(view))
         elif seat == 1:
