@@ -3,9 +3,10 @@
 This is the one implementation of the rules (RULES.md, docs/rules.md). The
 engine (:class:`arena.game.engine.Game`) wraps a :class:`State` with checks,
 faults, records and views; the sampler's playouts copy a state and play it out
-with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the two-player solver
-(:mod:`arena.game.solver`) takes its rule decisions from the functions at the
-bottom of this module (:func:`escape_mode`, :func:`no_common_suit`).
+with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the
+two-player solver (:mod:`arena.game.solver`) takes its rule decisions from the
+functions at the bottom of this module (:func:`escape_mode`,
+:func:`no_common_suit`). docs/engine.md shows how they fit together.
 
 Hands are bitmasks of card ids (:mod:`arena.game.cards`). A state records
 what happens as compact event tuples (:mod:`arena.game.events`) in ``log``
@@ -28,7 +29,6 @@ MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus
 AS = int(ACE_OF_SPADES)
 SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 RANK = tuple(c % 13 for c in range(len(CARDS)))
-
 
 
 class State:
