@@ -38,7 +38,7 @@ class Game:
     ``events`` the event tuples so far (the state logs into the same list).
     """
 
-    __slots__ = ("_legal", "dealer", "events", "faults", "forfeited", "players", "result", "rules", "seed",
+    __slots__ = ("_offered", "dealer", "events", "faults", "forfeited", "players", "result", "rules", "seed",
                  "start", "state")
 
     def __init__(self, rules: Rules, state: State, seed: int, start: dict[str, Any], dealer: int = 0) -> None:
@@ -49,7 +49,7 @@ class Game:
         self.faults = [0] * state.n
         self.forfeited: list[int] = []
         self.result: Result | None = None
-        self._legal = (-1, 0)           # (len(events) when computed, the legal mask then)
+        self._offered: tuple = ()       # the cards legal_actions returned, until the next action
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -133,22 +133,19 @@ class Game:
         if st.decision is TAKE:
             return (False, True)
         mask = st.legal_mask()
-        self._legal = (len(self.events), mask)
         led = st.led
         if led >= 0 and not mask & ~SUIT13[led]:      # following in one pack: one table lookup
-            return SUIT_CARDS[led][mask >> 13 * led]
-        return legal_tuple(mask)
-
-    def _legal_mask(self) -> int:
-        """The state's legal mask, reusing the one :meth:`legal_actions` computed for this decision."""
-        at, mask = self._legal
-        return mask if at == len(self.events) else self.state.legal_mask()
+            legal = SUIT_CARDS[led][mask >> 13 * led]
+        else:
+            legal = legal_tuple(mask)
+        self._offered = legal
+        return legal
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
         st = self.state
-        if type(action) is Card and st.decision is PLAY and st.cur is not None \
-                and self._legal_mask() >> action & 1:      # the common case first
+        offered, self._offered = self._offered, ()
+        if type(action) is Card and action in offered:  # the common case: a card legal_actions offered
             self.events.append((_PLAY, st.cur, action))
             st.play(action)
             if st.cur is None or self.forfeited:
@@ -197,6 +194,7 @@ class Game:
         if st.cur is None:
             raise IllegalAction(f"the game is over; nobody can fault (got {kind!r})", action=kind)
         seat = st.cur
+        self._offered = ()
         self.faults[seat] += 1
         self.events.append((ev.FAULT, seat, kind))
         if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:
