@@ -63,20 +63,16 @@ its checked plays (and at least two) break the heuristic player's rules."""
 class _Probe:
     """A one-suit table for asking the heuristic policy about two cards: who could cut is given."""
 
-    __slots__ = ("free", "hand", "led", "rank", "risk", "trump", "trumps")
+    __slots__ = ("free", "led", "rank", "risk")
 
-    def __init__(self, suit: int, win: int, risk: bool, free: bool = False, hand: int = 0) -> None:
-        self.led, self.rank, self.risk, self.free, self.hand = suit, win, risk, free, hand
-        self.trump, self.trumps = -1, False
+    def __init__(self, suit: int, win: int, risk: bool, free: bool = False) -> None:
+        self.led, self.rank, self.risk, self.free = suit, win, risk, free
 
     def under_winner(self) -> int:
         return BELOW[self.led][self.rank] if self.risk and not self.free else -1
 
     def lead_risks(self) -> tuple[int, ...]:
         return (self.risk << 4,) * 4
-
-    def own_hand(self) -> int:
-        return self.hand
 
 
 def _above(cards, pick) -> dict[int, int]:
@@ -114,7 +110,7 @@ def _follow_table(risks, free: bool) -> tuple[tuple[int, ...], ...]:
 
 def _cut_table() -> tuple[int, ...]:
     """What the heuristic policy cuts with instead, whichever of the two suits is the longer (unknown)."""
-    long = [_above(range(PACK), lambda pair, s=s: cut_card(_Probe(0, 0, False, hand=pair | _SUIT[s]), pair))
+    long = [_above(range(PACK), lambda pair, s=s: cut_card(pair, pair | _SUIT[s], False))
             for s in range(4)]
     return tuple(long[c // 13][c] & sum(long[s][c] & _SUIT[s] for s in range(4)) for c in range(PACK))
 

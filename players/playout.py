@@ -33,9 +33,6 @@ class World(State):
         world.__class__ = cls               # the same slots: only the table methods are added
         return world
 
-    def own_hand(self) -> int:
-        return self.hands[self.cur]
-
     def under_winner(self) -> int:
         """When a seat still to play could cut this trick, the cards ranked under the winning one in
         its suit (a mask); -1 when nobody could (always in trick 1 under "free")."""

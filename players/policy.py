@@ -10,7 +10,7 @@ state (every hand known: a playout's sampled world) and :class:`ViewTable` (a
 :class:`arena.PlayerView`: known voids and card counts) offer it:
 
 - ``cur``, ``led``, ``trump`` (-1: none), ``trumps`` (the Donkey rule),
-  ``legal_mask()``, ``own_hand()``;
+  ``legal_mask()``;
 - ``under_winner()``: when a seat still to play to this trick could cut it
   (never in trick 1 under ``first_trick = "free"``), the mask of the cards
   ranked under the winning card in its suit; -1 when nobody could;
@@ -78,7 +78,7 @@ def heuristic_card(t) -> int:
         return follow_card(t, legal)
     if t.trump >= 0 and legal & SUIT_MASK[t.trump]:
         return follow_card(t, legal)            # Donkey: must trump, and does so like following
-    return cut_card(t, legal)
+    return cut_card(legal, legal, t.trumps and t.trump < 0)
 
 
 def lead_card(t, legal: int) -> int:
@@ -102,10 +102,9 @@ def follow_card(t, follow: int) -> int:
     return follow.bit_length() - 1 if follow < SECOND_PACK else highest(follow)
 
 
-def cut_card(t, legal: int) -> int:
-    """Throw the highest card (ties: the shortest suit); the shortest suit when the cut fixes trumps."""
-    hand = t.own_hand()
-    fixing = t.trumps and t.trump < 0
+def cut_card(legal: int, hand: int, fixing: bool) -> int:
+    """Throw the highest card (ties: the shortest suit of ``hand``); the shortest suit when the cut
+    fixes trumps (Donkey). Cutting, every card in hand is legal: the policy passes ``legal`` twice."""
     best, key = -1, -1
     for suit in range(4):
         cards = legal & SUIT_MASK[suit]
@@ -183,9 +182,6 @@ class ViewTable:
 
     def legal_mask(self) -> int:
         return sum(1 << c for c in self.view.legal)
-
-    def own_hand(self) -> int:
-        return sum(1 << c for c in self.view.hand)
 
     def under_winner(self) -> int:
         view = self.view
