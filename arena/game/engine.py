@@ -34,8 +34,10 @@ SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
 class Game:
     """One game. Build it with :meth:`deal`, :meth:`from_position` or :meth:`from_record`.
 
-    ``state`` is the rules core (hands, trick, pile, ...: see :class:`State`);
-    ``events`` the event tuples so far (the state logs into the same list).
+    ``state`` is the rules core (hands, trick, pile, ...: see :class:`State`): read
+    it freely, change it only through the game's actions (``apply`` takes a card
+    that :meth:`legal_actions` has just offered without working legality out
+    again). ``events`` are the event tuples so far (the state logs into the same list).
     """
 
     __slots__ = ("_offered", "dealer", "events", "faults", "forfeited", "players", "result", "rules", "seed",
