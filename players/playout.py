@@ -82,9 +82,11 @@ class World(State):
 
 
 def playout_state(rules, players: int, hands: list[int], out: list[int], pile: list[int], leader: int,
-                  trick: list[tuple[int, int]], first: bool, drawn_lead: bool, rng, must: int = -1) -> World:
-    """A :class:`World` for a sampled deal: ``hands`` now, the current ``trick`` under way from ``leader``."""
-    state = World(rules, players, rng, 0, hands, pile, out)
+                  trick: list[tuple[int, int]], first: bool, drawn_lead: bool, rng, must: int = -1,
+                  trump: int = -1) -> World:
+    """A :class:`World` for a sampled deal: ``hands`` now, the current ``trick`` under way from ``leader``
+    (``trump``: the trump suit when it began, Donkey)."""
+    state = World(rules, players, rng, 0, hands, pile, out, trump)
     state.resume(leader, trick, first, drawn_lead, must)
     return state
 

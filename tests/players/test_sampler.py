@@ -20,6 +20,8 @@ VARIANTS = [
     ("playnest", {"first_trick": "normal", "direction": "anticlockwise"}),
     ("champions", {"simultaneous": "highest_loses", "drawn_cut_loses": True}),
 ]
+CORE_ONLY = [("donkey", {}), ("getaway-2deck", {}), ("bhabho", {"take_from": "first_trick"})]
+"""Rules the sampler leaves to the heuristic player; its playout state still runs them."""
 
 
 class _Target:
@@ -36,28 +38,43 @@ class _Target:
         return (state.hands[holder] & ((1 << c) - 1)).bit_count()
 
 
+def _trump_when_the_trick_began(game: Game) -> int:
+    """Donkey: the trump suit before the current trick (-1 if this trick's cut fixed it)."""
+    plays = 0
+    for e in reversed(game.events):
+        if plays == len(game.state.tcards):
+            break
+        if e[0] == "trump":
+            return -1
+        plays += e[0] == "play"
+    return game.state.trump
+
+
 def _playout_of(game: Game):
     """The sampler's playout state for the game's position, as the sampler builds it (from hands and the trick)."""
     st = game.state
     trick = list(zip(st.tseats, st.tcards))
     leader = trick[0][0] if trick else st.leader
     return playout_state(game.rules, game.players, st.hands, st.out, st.pile, leader, trick, st.first,
-                         st.drawn_lead, random.Random(0), st.must)
+                         st.drawn_lead, random.Random(0), st.must, _trump_when_the_trick_began(game))
 
 
-@pytest.mark.parametrize("preset,overrides", VARIANTS)
+@pytest.mark.parametrize("preset,overrides", VARIANTS + CORE_ONLY)
 def test_playout_states_follow_the_engine(preset, overrides):
     """From any point of a random game, the playout state the sampler builds matches the engine to the end.
 
     Legality is also checked against the independent reference (``expected_legal_mask``)."""
     rules = Rules.preset(preset, **overrides)
     rng = random.Random(hash((preset, tuple(overrides.items()))) & 0xFFFF)
+    lo, hi = rules.seat_range
     for g in range(25):
-        players = rng.randint(3, min(6, rules.max_players))
+        players = rng.randint(lo, min(max(lo, 6), hi))
         game = Game.deal(rules, players, seed=g)
         for _ in range(rng.randrange(40)):
             if game.current is not None:
                 game.apply(rng.choice(game.legal_actions()))
+        while game.decision == "take" and not game.is_over:     # the sampler builds one at a play
+            game.apply(rng.choice(game.legal_actions()))
         if game.is_over:
             continue
         sim = _playout_of(game)
@@ -72,16 +89,21 @@ def test_playout_states_follow_the_engine(preset, overrides):
             if draws:
                 sim.rng = _Target(draws[0][2], sim)
             sim.play(int(card))
+            while sim.decision == "take":           # nobody takes in this test: the engine's seats decline too
+                assert game.decision == "take" and sim.cur == game.current
+                sim.take_answer(False)
+                game.apply(False)
             assert sim.hands == game.state.hands and sim.out == game.state.out
             assert sim.over == game.is_over
         assert sim.loser == game.result.loser
 
 
-def test_the_heuristic_policy_plays_whole_games_with_every_hand_known():
+@pytest.mark.parametrize("preset", ["getaway", "donkey", "getaway-2deck"])
+def test_the_heuristic_policy_plays_whole_games_with_every_hand_known(preset):
     """With every hand shown (a playout's world), the policy picks a legal card every time to the end."""
-    rules = Rules.preset("getaway")
+    rules = Rules.preset(preset)
     for g in range(30):
-        state = _playout_of(Game.deal(rules, 4, seed=100 + g))
+        state = _playout_of(Game.deal(rules, rules.seat_range[0] if preset.endswith("2deck") else 4, seed=100 + g))
         state.rng = PlayoutRandom(g)
         while not state.over:
             card = heuristic_card(state)
