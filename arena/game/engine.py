@@ -22,7 +22,7 @@ from arena.game.cards import BIT, CARDS, PACK, TEXTS, Card, card, cards_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
-from arena.game.state import AS, PLAY, TAKE, State
+from arena.game.state import AS, TAKE, State
 from arena.game.tables import SUIT_CARDS, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
