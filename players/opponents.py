@@ -42,7 +42,7 @@ from players.policy import (
     NAMES,
     RANDOM,
     cut_card,
-    follow_card,
+    heuristic_card,
     high_card,
     lead_card,
     low_card,
@@ -61,12 +61,16 @@ its checked plays (and at least two) break the heuristic player's rules."""
 
 
 class _Probe:
-    """A one-suit table for asking the heuristic policy about two cards: who could cut is given."""
+    """A table for asking the heuristic policy about two cards (``pair``): who could cut is given."""
 
-    __slots__ = ("free", "led", "rank", "risk")
+    __slots__ = ("free", "led", "pair", "rank", "risk", "trump", "trumps")
 
-    def __init__(self, suit: int, win: int, risk: bool, free: bool = False) -> None:
-        self.led, self.rank, self.risk, self.free = suit, win, risk, free
+    def __init__(self, pair: int, suit: int, win: int, risk: bool, free: bool = False) -> None:
+        self.pair, self.led, self.rank, self.risk, self.free = pair, suit, win, risk, free
+        self.trump, self.trumps = -1, False
+
+    def legal_mask(self) -> int:
+        return self.pair
 
     def under_winner(self) -> int:
         return BELOW[self.led][self.rank] if self.risk and not self.free else -1
@@ -91,7 +95,7 @@ def _above(cards, pick) -> dict[int, int]:
 
 def _follows(risks, win: int, free: bool) -> list[int]:
     """``[clubs rank]``: what the heuristic policy follows with instead, whichever of ``risks`` holds."""
-    aboves = [_above(range(13), lambda pair, r=r: follow_card(_Probe(0, win, r, free), pair)) for r in risks]
+    aboves = [_above(range(13), lambda pair, r=r: heuristic_card(_Probe(pair, 0, win, r, free))) for r in risks]
     return [_all(a[c] for a in aboves) for c in range(13)]
 
 
@@ -148,7 +152,7 @@ def preferred(kind: int, play: int, c: int, led: int, win: int, first_free: bool
 def _violates(kind: int, play: int, c: int, led: int, win: int, first_free: bool, held: int) -> bool:
     if kind == HEURISTIC and play == LEAD:
         cards = held & _SUIT[c // 13] | 1 << c           # it leads its lowest or its highest
-        return c not in (lead_card(_Probe(0, 0, True), cards), lead_card(_Probe(0, 0, False), cards))
+        return c not in (lead_card(_Probe(cards, -1, 0, True), cards), lead_card(_Probe(cards, -1, 0, False), cards))
     return bool(held & preferred(kind, play, c, led, win, first_free))
 
 

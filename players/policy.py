@@ -67,18 +67,24 @@ def _rank_key(c: int) -> tuple[int, int]:
 
 # ------------------------------------------------------------------ heuristic
 def heuristic_card(t) -> int:
-    """The heuristic policy's card for the seat to act at table ``t``."""
+    """The heuristic policy's card for the seat to act at table ``t``.
+
+    Following (in Donkey also trumping, which it does alike): its highest card
+    when nobody still to play could cut, else its highest card under the winner
+    (if it has one). Leading: :func:`lead_card`. Cutting: :func:`cut_card`.
+    """
     legal = t.legal_mask()
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1           # the only legal card
     led = t.led
     if led < 0:
         return lead_card(t, legal)
-    if legal & SUIT_MASK[led]:                  # following: every legal card is of the led suit
-        return follow_card(t, legal)
-    if t.trump >= 0 and legal & SUIT_MASK[t.trump]:
-        return follow_card(t, legal)            # Donkey: must trump, and does so like following
-    return cut_card(legal, legal, t.trumps and t.trump < 0)
+    if not legal & SUIT_MASK[led] and not (t.trump >= 0 and legal & SUIT_MASK[t.trump]):
+        return cut_card(legal, legal, t.trumps and t.trump < 0)
+    under = t.under_winner()
+    if under >= 0 and legal & under:
+        legal &= under
+    return legal.bit_length() - 1 if legal < SECOND_PACK else highest(legal)
 
 
 def lead_card(t, legal: int) -> int:
@@ -92,14 +98,6 @@ def lead_card(t, legal: int) -> int:
             if key < 0 or k < key:
                 best, key = cards, k
     return lowest(best) if key >> 12 else highest(best)      # low when risky, else high
-
-
-def follow_card(t, follow: int) -> int:
-    """Highest card when nobody still to play could cut, else the highest card under the winner (if any)."""
-    under = t.under_winner()
-    if under >= 0 and follow & under:
-        follow &= under
-    return follow.bit_length() - 1 if follow < SECOND_PACK else highest(follow)
 
 
 def cut_card(legal: int, hand: int, fixing: bool) -> int:
