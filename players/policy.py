@@ -1,16 +1,16 @@
 """The reference policies on card masks: the heuristic one, and low and high.
 
 One implementation each, shared by the players (:mod:`players.heuristic`,
-:mod:`players.simple`), the sampler's playouts (on a :class:`arena.game.state.State`)
-and the opponent models (:mod:`players.opponents`, which ask it which cards it
-would have preferred).
+:mod:`players.simple`), the sampler's playouts (on a :class:`players.playout.World`,
+a rules state) and the opponent models (:mod:`players.opponents`, which ask it
+which cards it would have preferred).
 
-The heuristic policy reads a *table*: what the seat to act knows. Both a rules
-state (every hand known: a playout's sampled world) and :class:`ViewTable` (a
-:class:`arena.PlayerView`: known voids and card counts) offer it:
+The heuristic policy reads a *table*: what the seat to act knows. Both a
+:class:`players.playout.World` (every hand known: a playout's sampled deal) and
+:class:`ViewTable` (a :class:`arena.PlayerView`: known voids and card counts)
+offer it:
 
-- ``cur``, ``led``, ``trump`` (-1: none), ``trumps`` (the Donkey rule),
-  ``legal_mask()``;
+- ``led``, ``trump`` (-1: none), ``trumps`` (the Donkey rule), ``legal_mask()``;
 - ``under_winner()``: when a seat still to play to this trick could cut it
   (never in trick 1 under ``first_trick = "free"``), the mask of the cards
   ranked under the winning card in its suit; -1 when nobody could;
