@@ -30,10 +30,13 @@ took cards since: the sampler deals its worlds with that, as with known voids.
 
 from __future__ import annotations
 
+import random
 from functools import cmp_to_key
 
+from arena import Game, Rules
 from arena.game.cards import PACK, parse_card
 
+from players.heuristic import HeuristicBot
 from players.policy import (
     BELOW,
     HEURISTIC,
@@ -47,6 +50,7 @@ from players.policy import (
     lead_card,
     low_card,
 )
+from players.simple import HighBot, LowBot, RandomBot
 
 _ORDER = (HEURISTIC, HIGH, LOW)
 _SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -323,12 +327,6 @@ def reference_games(count: int, seed: int):
     seed ``seed + g``. Yields ``(game, names, view)`` at every decision (``names``:
     each seat's policy); the seat's bot plays when the caller asks for the next one.
     """
-    import random
-
-    from arena import Game, Rules
-
-    from players.heuristic import HeuristicBot
-    from players.simple import HighBot, LowBot, RandomBot
     bots_by_name = dict(zip(NAMES, (HeuristicBot, LowBot, HighBot, RandomBot)))
     rules = Rules.preset("getaway")
     for g in range(count):

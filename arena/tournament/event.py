@@ -28,6 +28,7 @@ from arena.results.store import Store, StoreError
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
+from arena.tournament.worker import pack_batch, run_packed, unpack_results
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,6 @@ class Tournament:
 
     def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None,
               secret) -> None:
-        from arena.tournament.worker import pack_batch, run_packed, unpack_results
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
         try:
@@ -253,7 +253,6 @@ class Tournament:
 
 def _keep_finished(in_flight: dict, state: "_Counter") -> None:
     """Store the batches that finished while the run was being stopped; cancel the rest."""
-    from arena.tournament.worker import unpack_results
     for fut, batch in list(in_flight.items()):
         fut.cancel()
         if fut.done() and not fut.cancelled() and fut.exception() is None:
