@@ -2,8 +2,10 @@
 
 :func:`report` writes it; :func:`report_html` returns it as a string. Everything
 is inline: the figures (matplotlib, :mod:`arena.results.plot`) as SVG data URIs, the
-CSS and the game browser's script, and the browser's games as JSON states
-precomputed by replaying each record with the engine (:mod:`arena.results.report_games`).
+CSS and the scripts (sortable tables, the game browser), and the browser's games as
+states precomputed by replaying each record with the engine (:mod:`arena.results.report_games`),
+packed as a small index plus gzip chunks the page decodes on demand
+(:mod:`arena.results.report_pack`).
 Templates (jinja2) are in ``arena/results/templates/``. No timestamps: the same results
 give the same bytes.
 """
@@ -28,12 +30,10 @@ from arena.results.intervals import wilson
 from arena.results.ratings import DECISION_MS_HELP, FAULT_KINDS, Outcome, RatingTable, history, rate
 from arena.results.errors import ReportError
 from arena.results.report_games import browser_game, pick_games
-from arena.results.report_pack import Packed, pack_games
+from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
 
-MAX_GAMES = 200
-"""Games embedded in the browser by default (each adds roughly 2-3 KB, compressed)."""
 MAX_FAULT_LINES = 50
 
 __all__ = ["MAX_GAMES", "report", "report_html"]

@@ -27,12 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+MAX_GAMES = 200
+"""Games embedded in the report's browser by default (each adds roughly 2-3 KB, compressed)."""
 CHUNK_GAMES = 32
 """Games per compressed chunk: opening one game decodes its chunk (a few hundred KB of JSON at most)."""
 JS_SAFE = 2**53 - 1
 """The largest integer a JavaScript number holds exactly (``Number.MAX_SAFE_INTEGER``)."""
 
-__all__ = ["CHUNK_GAMES", "JS_SAFE", "Packed", "pack_games", "text_big_ints", "unpack_chunk"]
+__all__ = ["CHUNK_GAMES", "JS_SAFE", "MAX_GAMES", "Packed", "pack_games", "text_big_ints", "unpack_chunk"]
 
 
 @dataclass(frozen=True, slots=True)
