@@ -27,7 +27,9 @@ RULES = ("getaway", "donkey", "bhabho")
 
 
 @dataclass(frozen=True)
-class _Game:
+class StoredGame:
+    """What :meth:`Store.add_game` needs of a scheduled game besides its record."""
+
     index: int
     game_id: str
     deal_seed: int
@@ -61,5 +63,5 @@ def make_results(folder: Path, games: int = 36, seed_base: int = 1000) -> Path:
             clients = [InProcessClient(reg.get(s)) for s in seats]
             record = play_game(rules, clients, seed_base + i, 0, names=seats,
                                schedule={"index": i, "id": f"test-{i}", "rotation": 0})
-            store.add_game(_Game(i, f"test-{i}", seed_base + i, 0), record)
+            store.add_game(StoredGame(i, f"test-{i}", seed_base + i, 0), record)
     return folder

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
 import pytest
 
 from broken_bot import TakerBot
+from broken_bot.results import StoredGame
 
 from arena import PlayerSpec, Rules
 from arena.bots.referee import InProcessClient, play_game
@@ -18,14 +18,6 @@ from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
 
 NAMES = ["taker", "low", "high", "random"]
-
-
-@dataclass(frozen=True)
-class _Game:
-    index: int
-    game_id: str
-    deal_seed: int
-    rotation: int
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +32,7 @@ def records() -> list[dict]:
 def _store(folder, records) -> Store:
     store = Store(folder, create=True)
     for i, record in enumerate(records):
-        store.add_game(_Game(i, f"g{i}", 50 + i, 0), record)
+        store.add_game(StoredGame(i, f"g{i}", 50 + i, 0), record)
     return store
 
 
@@ -91,7 +83,7 @@ def test_a_database_from_before_play_timings_still_works(tmp_path, records):
     db.close()
     with Store(folder) as store:
         for i, record in enumerate(records[3:], start=3):
-            store.add_game(_Game(i, f"g{i}", 50 + i, 0), record)
+            store.add_game(StoredGame(i, f"g{i}", 50 + i, 0), record)
         table = rate(outcomes(store), **rating_params(None))
         assert store.count() == 6
     assert all(r.decision_ms is None for r in table.rows)
