@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.results.errors import ReportError
+
 MAX_GAMES = 200
 """Games embedded in the report's browser by default (each adds roughly 2-3 KB, compressed)."""
 CHUNK_GAMES = 32
@@ -65,7 +67,7 @@ def _json(value: Any) -> bytes:
 def pack_games(games: Sequence[dict], chunk_games: int = CHUNK_GAMES) -> Packed:
     """Split browser games (:func:`arena.results.report_games.browser_game`) into an index and chunks."""
     if chunk_games < 1:
-        raise ValueError(f"chunk_games must be 1 or more (got {chunk_games})")
+        raise ReportError(f"chunk_games must be 1 or more (got {chunk_games})")
     index, chunks = [], []
     for start in range(0, len(games), chunk_games):
         part = games[start:start + chunk_games]

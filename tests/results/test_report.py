@@ -106,6 +106,8 @@ def test_game_data_is_compressed(results):
     packed = pack_games(games)
     assert sum(map(len, packed.chunks)) < plain / 4
     assert pack_games(games) == packed  # the same games give the same bytes
+    with pytest.raises(ReportError, match=r"chunk_games must be 1 or more \(got 0\)"):
+        pack_games(games, 0)
 
 
 # ---------------------------------------------------------------- choosing and replaying games

@@ -103,6 +103,20 @@ def test_browser_opens_games_of_every_chunk_and_from_links(browser_page, results
     assert "fault" in page.locator("#game-meta").inner_text()
 
 
+def test_browser_lists_a_page_at_a_time(browser_page):
+    """Only a page of matches is listed at once; "show more" lists the next page, and the count says so."""
+    page = browser_page
+    page.evaluate("() => { window.arenaBrowser.state.page = 10; window.arenaBrowser.filter(true); }")
+    assert _listed(page) == list(range(10))
+    assert "the first 10 are listed" in page.locator("#game-count").inner_text()
+    page.locator("#game-more").click()
+    assert _listed(page) == list(range(20))
+    for _ in range(2):
+        page.locator("#game-more").click()
+    assert _listed(page) == list(range(GAMES)) and page.locator("#game-more").is_hidden()
+    page.evaluate("() => { window.arenaBrowser.state.page = 50; window.arenaBrowser.filter(true); }")
+
+
 def test_browser_hash_opens_a_game(browser, page_file):
     """Opening the file with #game-N shows game N."""
     page = _open(browser, page_file.as_uri() + "#game-23")

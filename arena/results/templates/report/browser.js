@@ -12,7 +12,7 @@
   var SUIT_LETTER = "CDHS";
   var PLACE = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
   var PAGE = 50;
-  var state = { game: null, steps: null, step: 0, shown: PAGE, matches: INDEX, wanted: null };
+  var state = { game: null, steps: null, step: 0, page: PAGE, shown: PAGE, matches: INDEX, wanted: null };
   var chunks = {};
 
   function $(id) { return document.getElementById(id); }
@@ -249,7 +249,7 @@
     if (!F.player.value) { F.seat.value = ""; }
     var f = current();
     state.matches = INDEX.filter(function (g) { return matches(g, f); });
-    if (reset) { state.shown = PAGE; }
+    if (reset) { state.shown = state.page; }
     var list = $("game-list");
     list.textContent = "";
     state.matches.slice(0, state.shown).forEach(function (g) {
@@ -281,7 +281,7 @@
     Object.keys(F).forEach(function (k) { F[k].value = ""; });
     filter(true);
   });
-  $("game-more").addEventListener("click", function () { state.shown += PAGE; filter(false); });
+  $("game-more").addEventListener("click", function () { state.shown += state.page; filter(false); });
 
   $("first").addEventListener("click", function () { go(0); });
   $("last").addEventListener("click", function () { go(state.steps.length - 1); });
