@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from broken_bot.browser import launch, open_page, wait_game
+from support.browser import launch, open_page, wait_game
 from broken_bot.results import REPORT_GAMES, REPORT_SEED, make_results
 
 from arena.results.report import report

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from broken_bot.browser import shown as _shown, wait_game as _wait_game
+from support.browser import shown as _shown, wait_game as _wait_game
 from broken_bot.results import PLAYERS
 
 from arena.game.engine import Game

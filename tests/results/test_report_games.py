@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from broken_bot.browser import listed as _listed, open_page as _open, shown as _shown, wait_game as _wait_game
+from support.browser import listed as _listed, open_page as _open, shown as _shown, wait_game as _wait_game
 from broken_bot.results import REPORT_GAMES as GAMES, REPORT_SEED as BIG_SEED
 
 from arena.results.report_games import start_game
