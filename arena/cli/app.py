@@ -17,6 +17,7 @@ from tabulate import tabulate
 from arena.game.errors import ArenaError
 from arena.game.rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, PRESETS, Rules
 from arena.bots.safetext import printable
+from arena.cli.compare import compare
 
 app = typer.Typer(
     name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
@@ -29,6 +30,7 @@ app.add_typer(tournament_app, name="tournament")
 check_app = typer.Typer(help="Check the seeds' claims with the exact solver and strong players.",
                         no_args_is_help=True)
 app.add_typer(check_app, name="check")
+app.command("compare")(compare)
 
 
 class UserError(ArenaError):

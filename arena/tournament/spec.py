@@ -15,9 +15,10 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from arena.tournament import paired  # noqa: F401  (registers the "paired" format)
 from arena.tournament.schedule import ScheduleError, make_format
 
-FORMATS = ("round-robin", "gauntlet")
+FORMATS = ("round-robin", "gauntlet", "paired")
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 ALIAS_MARK = "#"
@@ -87,9 +88,9 @@ class TournamentSpec:
         """The :mod:`arena.tournament.schedule` format object that makes this tournament's games."""
         params = dict(table_sizes=self.table_sizes, rules=self.rules, seed=self.seed, deals=self.deals,
                       budget=self.budget, house=self.house)
-        if self.format == "gauntlet":
+        if self.format in ("gauntlet", "paired"):
             field_ = tuple(p for p in self.players if p not in self.candidates)
-            return make_format("gauntlet", candidates=self.candidates, field=field_, **params)
+            return make_format(self.format, candidates=self.candidates, field=field_, **params)
         return make_format("round-robin", players=self.players, **params)
 
 
@@ -207,8 +208,8 @@ def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
                 raise ConfigError(f"{where}: key 'table_sizes': {exc}") from None
     if spec.format == "gauntlet" and not spec.candidates:
         raise ConfigError(f"{where}: key 'candidates': a gauntlet needs at least one candidate")
-    if spec.format != "gauntlet" and spec.candidates:
-        raise ConfigError(f"{where}: key 'candidates': only a gauntlet has candidates (format is {spec.format!r})")
+    if spec.format == "round-robin" and spec.candidates:
+        raise ConfigError(f"{where}: key 'candidates': a round robin has no candidates (format is {spec.format!r})")
     for key in ("players", "candidates", "house"):
         names = getattr(spec, key)
         twice = sorted({n for n in names if names.count(n) > 1})

@@ -1,0 +1,138 @@
+"""``arena compare A B``: two players on the same deals, with a sequential test or fixed games.
+
+A thin typer command over :mod:`arena.tournament.compare`; registered on the
+app by :mod:`arena.cli.app`. See docs/compare.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.bots.safetext import printable
+from arena.game.errors import ArenaError
+from arena.game.seeds import read_secret
+from arena.plugins.registry import load
+from arena.results.paired import CompareTest, figures_lines
+from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
+from arena.tournament.executors import make_executor
+
+
+class CompareUsageError(ArenaError, ValueError):
+    """A command line the comparison cannot use."""
+
+
+def _names(text: str, what: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise CompareUsageError(f"{what} expects names separated by commas, e.g. heuristic,low (got {text!r})")
+    return names
+
+
+def _bounds(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        raise CompareUsageError(f"--sprt expects two numbers H0,H1 in points, e.g. 0,2 (got {text!r})") from None
+    return (low, high)
+
+
+def _rule_set(preset: str, options: list[str]) -> dict:
+    """``--rules getaway --set escape=pass`` as a tournament's rule table."""
+    out: dict = {"preset": preset}
+    for item in options:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise CompareUsageError(f"--set expects OPTION=VALUE, e.g. escape=pass (got {item!r})")
+        low = raw.strip().lower()
+        out[key.strip().replace("-", "_")] = (True if low == "true" else False if low == "false"
+                                              else int(low) if low.isdigit() else raw.strip())
+    return out
+
+
+def _echo(text: str, err: bool = False) -> None:
+    typer.echo(printable(text, one_line=False), err=err)
+
+
+def compare(
+    a: Optional[str] = typer.Argument(None, metavar="A", help="Player A (the candidate; positive differences favour it)."),
+    b: Optional[str] = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
+    field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
+    rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset."),
+    set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
+    table_size: int = typer.Option(4, "--table-size", help="Seats at every table (3-8)."),
+    score: str = typer.Option("bhabhi", "--score", help="bhabhi, place or penalty."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="SPRT bounds H0,H1 on the difference, in points, "
+                                       "e.g. 0,2 (default: fixed games)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="The SPRT's chance of a false H1."),
+    beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
+    games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the schedule."),
+    name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
+    results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
+    secret_from: Optional[Path] = typer.Option(None, "--secret-from",
+                                               help="Take the secret of this results folder (the same deals)."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
+    sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
+    backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
+) -> None:
+    """Compare two players on the same deals: paired differences, an SPRT or a fixed number of games."""
+    registry = load()
+    for problem in registry.problems:
+        _echo(f"warning: {problem}", err=True)
+    if resume is not None:
+        comparison = Comparison.open(resume, registry)
+    elif a is None or b is None:
+        raise CompareUsageError("give two players, e.g. arena compare sampler heuristic (or --resume FOLDER)")
+    else:
+        test = CompareTest(a, b, score, _bounds(sprt), alpha, beta)
+        keys = {"seed": seed, "rules": [_rule_set(rules, set_)], "table_sizes": [table_size],
+                "sandbox": sandbox, "backend": backend, "scheduler": scheduler, "jobs": jobs or 0,
+                "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
+        if name is not None:
+            keys["name"] = name
+        spec = compare_spec(test, field_for(a, b, tuple(_names(field, "--field"))), games, **keys)
+        secret = None if secret_from is None else read_secret(secret_from)
+        comparison = Comparison.create(spec, test, results / spec.name, registry, secret)
+    _run(comparison, jobs, quiet)
+
+
+def _run(comparison: Comparison, jobs: int | None, quiet: bool) -> None:
+    t = comparison.tournament
+    _echo(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}", err=True)
+    executor = make_executor(t.spec, jobs, t.registry)
+    live = _Live(quiet)
+    failed = True
+    try:
+        figures = comparison.run(executor, on_progress=live)
+        failed = False
+    except KeyboardInterrupt:
+        _echo(f"stopped; continue with `arena compare --resume {t.folder}`", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        executor.shutdown(cancel=failed)
+    for line in figures_lines(figures):
+        _echo(line)
+
+
+class _Live:
+    """One status line on stderr at most once a second: games, the difference and the LLR."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet, self.last = quiet, -1.0
+
+    def __call__(self, progress, f) -> None:
+        if self.quiet or progress.elapsed - self.last < 1 and progress.done < progress.total:
+            return
+        self.last = progress.elapsed
+        llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
+        _echo(f"  {progress.done}/{progress.total} games, {f.units} deals: difference {f.diff:+.2f} points "
+              f"({f.low:+.2f} .. {f.high:+.2f}){llr}", err=True)
