@@ -27,6 +27,8 @@ from arena.game.errors import ArenaError
 from arena.results.sequential import Sprt, Summary, mean_interval, sign_test, superiority
 
 SCORES = ("bhabhi", "place", "penalty")
+META_KEY = "compare"
+"""The store's meta key that holds a comparison's :class:`CompareTest`."""
 POINTS = 100
 """Points per unit of score: a difference of 2 points in ``bhabhi`` is 2 percentage points of Bhabhi rate."""
 _TOP = {"bhabhi": 1, "penalty": 3}

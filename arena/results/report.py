@@ -22,6 +22,7 @@ from arena import __version__
 from arena.results.output import write_whole
 from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
 from arena.results.ratings import FAULT_KINDS, Outcome, RatingTable, head_to_head, history, rate, wilson
+from arena.results.report_compare import compare_section
 from arena.results.report_games import ReportError, browser_game, pick_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
@@ -70,7 +71,7 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
         "h2h": _h2h(outs, order),
         "faults": _faults(store, outs, order),
-        "games": games, "games_note": note,
+        "games": games, "games_note": note, "compare": compare_section(store),
         "css": Markup(_asset("report/report.css")), "js": Markup(_asset("report/report.js")),
     }
 

@@ -16,12 +16,11 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from arena.results.paired import CompareTest, Figures, PairedTally, tally
+from arena.results.paired import META_KEY, CompareTest, Figures, PairedTally, tally
 from arena.results.store import Store, StoreError
 from arena.tournament.event import Progress, Tournament, TournamentError
 from arena.tournament.spec import TournamentSpec, spec_from_dict
 
-META_KEY = "compare"
 FAST_FIELD = ("heuristic", "low", "high", "random")
 """The default field: the built-in players that decide in microseconds."""
 FIELD_ALIAS = "field"

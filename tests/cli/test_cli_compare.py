@@ -1,0 +1,56 @@
+"""`arena compare`: the paired comparison from the command line, its report section and its errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.cli.app import main
+from arena.plugins.registry import DISABLE_ENV
+from arena.results.report import report_html
+
+
+@pytest.fixture(autouse=True)
+def builtin_players_only(monkeypatch):
+    monkeypatch.setenv(DISABLE_ENV, "1")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sprt_run_prints_the_verdict_and_resumes_to_the_same(capsys, tmp_path):
+    """An SPRT comparison prints its figures and verdict; running it again plays nothing and says the same."""
+    argv = ("compare", "heuristic", "low", "--sprt", "0,5", "--games", "2000", "--jobs", "1",
+            "--results", tmp_path, "--sandbox", "never")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "H1 accepted after" in out and "95% interval" in out and "LLR" in err
+    assert "sign test" in out and "likelihood of superiority" in out
+    code, again, _ = run(capsys, *argv, "-q")
+    assert code == 0 and again == out
+    code, resumed, _ = run(capsys, "compare", "--resume", tmp_path / "compare-heuristic-low", "-q")
+    assert resumed == out
+
+
+def test_fixed_games_and_the_report_section(capsys, tmp_path):
+    """Without --sprt every game of --games is played; the report shows the comparison section."""
+    code, out, _ = run(capsys, "compare", "heuristic", "random", "--games", "64", "--score", "penalty",
+                       "--jobs", "1", "--results", tmp_path, "--name", "fixed", "-q", "--set", "escape=pass")
+    assert code == 0 and "8 deals, 64 games" in out and "fixed games" in out
+    html = report_html(tmp_path / "fixed", max_games=0)
+    assert 'id="compare"' in html and "heuristic against random" in html
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (("compare", "heuristic"), "give two players"),
+    (("compare", "heuristic", "low", "--sprt", "2"), "--sprt expects two numbers"),
+    (("compare", "heuristic", "low", "--sprt", "3,1"), "increasing"),
+    (("compare", "heuristic", "low", "--score", "elo"), "score must be one of bhabhi, place, penalty"),
+    (("compare", "heuristic", "low", "--field", "random,low#2", "--table-size", "5"), "needs 4 distinct field"),
+    (("compare", "heuristic", "nobody"), "nobody"),
+])
+def test_errors_are_one_line(capsys, tmp_path, argv, fragment):
+    """Each mistake is one 'error:' line naming what was expected, exit code 2."""
+    code, out, err = run(capsys, *argv, "--results", tmp_path)
+    assert code == 2 and out == "" and err.startswith("error:") and fragment in err and err.count("\n") == 1
