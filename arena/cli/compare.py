@@ -134,5 +134,6 @@ class _Live:
             return
         self.last = progress.elapsed
         llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
-        _echo(f"  {progress.done}/{progress.total} games, {f.units} deals: difference {f.diff:+.2f} points "
-              f"({f.low:+.2f} .. {f.high:+.2f}){llr}", err=True)
+        interval = f" ({f.low:+.2f} .. {f.high:+.2f})" if f.units > 1 else ""
+        _echo(f"  {progress.done}/{progress.total} games, deals {f.units}: difference {f.diff:+.2f} points"
+              f"{interval}{llr}", err=True)

@@ -171,10 +171,8 @@ class PairedTally:
         self.sums[0] += unit[0]
         self.sums[1] += unit[1]
         if self.sprt is not None:
-            x = self._scale() * self.raw[-1]
-            self.counts[x] = self.counts.get(x, 0) + 1
-            self.llrs.append(self.sprt.llr(self.counts))
-            self.verdict = self.sprt.verdict(self.llrs[-1])
+            value, self.verdict = self.sprt.add(self.counts, self._scale() * self.raw[-1])
+            self.llrs.append(value)
 
     def _scale(self) -> float:
         top = self.size - 1 if self.test.score == "place" else 1

@@ -203,6 +203,12 @@ class Sprt:
     def llr(self, counts: Mapping[float, float]) -> float:
         return llr(counts, self.mu0, self.mu1, self.span)
 
+    def add(self, counts: dict[float, int], x: float) -> tuple[float, str | None]:
+        """Count one more unit ``x`` into ``counts`` (in place); the LLR after it, and the verdict."""
+        counts[x] = counts.get(x, 0) + 1
+        value = self.llr(counts)
+        return value, self.verdict(value)
+
     def verdict(self, value: float) -> str | None:
         """``"H1"`` at or above the upper bound, ``"H0"`` at or below the lower, else None."""
         return "H1" if value >= self.upper else "H0" if value <= self.lower else None
@@ -225,9 +231,8 @@ def run_sprt(test: Sprt, values: Iterable[float], cap: int | None = None) -> Spr
     for x in values:
         if cap is not None and len(path) >= cap:
             break
-        counts[x] = counts.get(x, 0) + 1
-        path.append(test.llr(counts))
-        verdict = test.verdict(path[-1])
+        value, verdict = test.add(counts, x)
+        path.append(value)
         if verdict:
             return SprtRun(tuple(path), verdict, len(path))
     return SprtRun(tuple(path), None, len(path))
