@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.game.errors import ArenaError
+from arena.tournament import paired  # noqa: F401  (registers the "paired" format, as arena.tournament.spec does)
 from arena.tournament.schedule import (
     FORMATS,
     GameSpec,
@@ -340,7 +341,7 @@ def test_bad_params_refused(params, message):
 
 def test_unknown_format_and_missing_parameter():
     """Unknown names and missing parameters say what is expected."""
-    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, round-robin \(got 'swiss'\)"):
+    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, paired, round-robin \(got 'swiss'\)"):
         make_format("swiss")
     with pytest.raises(ScheduleError, match=r"parameter 'players' is required"):
         make_format("round-robin", table_sizes=[3], rules="g", seed=1)
