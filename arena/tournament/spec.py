@@ -209,7 +209,8 @@ def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
     if spec.format == "gauntlet" and not spec.candidates:
         raise ConfigError(f"{where}: key 'candidates': a gauntlet needs at least one candidate")
     if spec.format == "round-robin" and spec.candidates:
-        raise ConfigError(f"{where}: key 'candidates': a round robin has no candidates (format is {spec.format!r})")
+        raise ConfigError(f"{where}: key 'candidates': only a gauntlet (or the paired format) has candidates "
+                          f"(format is {spec.format!r})")
     for key in ("players", "candidates", "house"):
         names = getattr(spec, key)
         twice = sorted({n for n in names if names.count(n) > 1})
