@@ -82,6 +82,9 @@ def compare(
     sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
     backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    interval: str = typer.Option("1", "--interval", help="The live line every N seconds, or every N games "
+                                 "stored with a g (e.g. 200g)."),
+    log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
 ) -> None:
     """Compare two players on the same deals: paired differences, an SPRT or a fixed number of games."""
@@ -102,17 +105,17 @@ def compare(
         spec = compare_spec(test, field_for(a, b, tuple(_names(field, "--field"))), games, **keys)
         secret = None if secret_from is None else read_secret(secret_from)
         comparison = Comparison.create(spec, test, results / spec.name, registry, secret)
-    _run(comparison, jobs, quiet)
+    _run(comparison, jobs, _Live(interval, quiet, log_games, len(comparison.tournament.games)))
 
 
-def _run(comparison: Comparison, jobs: int | None, quiet: bool) -> None:
+def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     t = comparison.tournament
     _echo(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}", err=True)
     executor = make_executor(t.spec, jobs, t.registry)
-    live = _Live(quiet)
     failed = True
     try:
-        figures = comparison.run(executor, on_progress=live)
+        figures = comparison.run(executor, on_progress=live.tick, on_game=live.game)
+        live.line(figures)
         failed = False
     except KeyboardInterrupt:
         _echo(f"stopped; continue with `arena compare --resume {t.folder}`", err=True)
@@ -124,16 +127,44 @@ def _run(comparison: Comparison, jobs: int | None, quiet: bool) -> None:
 
 
 class _Live:
-    """One status line on stderr at most once a second: games, the difference and the LLR."""
+    """What stderr shows while a comparison runs: a line every ``interval`` (seconds, or games stored
+    with a ``g``) with the games, the difference and the LLR, once more at the end; with ``log_games``,
+    a line per game stored."""
 
-    def __init__(self, quiet: bool) -> None:
-        self.quiet, self.last = quiet, -1.0
+    def __init__(self, interval: str, quiet: bool, log_games: bool, total: int) -> None:
+        text = interval.strip().lower()
+        try:
+            self.every, self.by_games = float(text.rstrip("g")), text.endswith("g")
+        except ValueError:
+            raise CompareUsageError(f"--interval expects seconds or games with a g, e.g. 10 or 200g "
+                                    f"(got {interval!r})") from None
+        if self.every <= 0:
+            raise CompareUsageError(f"--interval must be above 0 (got {interval!r})")
+        self.quiet, self.log_games, self.total = quiet, log_games, total
+        self.stored, self.last_seconds, self.last_games = 0, 0.0, 0
 
-    def __call__(self, progress, f) -> None:
-        if self.quiet or progress.elapsed - self.last < 1 and progress.done < progress.total:
+    def tick(self, progress, f) -> None:
+        """The runner's progress: a line when ``every`` seconds have passed since the last."""
+        if not self.by_games and progress.elapsed - self.last_seconds >= self.every:
+            self.last_seconds = progress.elapsed
+            self.line(f)
+
+    def game(self, game, record, figures) -> None:
+        """One game stored now: its log line, and the live line when ``every`` games have come since the last."""
+        self.stored += 1
+        if self.log_games:
+            result = record["result"]
+            loser = "none (a draw)" if result["loser"] is None else record["names"][result["loser"]]
+            order = ", ".join(record["names"][s] for s in result["order"])
+            _echo(f"game {game.index} {game.game_id}: out in order {order}; Bhabhi {loser}", err=True)
+        if self.by_games and self.stored - self.last_games >= self.every:
+            self.last_games = self.stored
+            self.line(figures())
+
+    def line(self, f) -> None:
+        if self.quiet:
             return
-        self.last = progress.elapsed
         llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
         interval = f" ({f.low:+.2f} .. {f.high:+.2f})" if f.units > 1 else ""
-        _echo(f"  {progress.done}/{progress.total} games, deals {f.units}: difference {f.diff:+.2f} points"
+        _echo(f"  {f.games}/{self.total} games counted, deals {f.units}: difference {f.diff:+.2f} points"
               f"{interval}{llr}", err=True)

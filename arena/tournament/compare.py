@@ -19,6 +19,7 @@ from typing import Callable
 from arena.results.paired import META_KEY, CompareTest, Figures, PairedTally, tally
 from arena.results.store import Store, StoreError
 from arena.tournament.event import Progress, Tournament, TournamentError
+from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, spec_from_dict
 
 FAST_FIELD = ("heuristic", "low", "high", "random")
@@ -93,14 +94,23 @@ class Comparison:
         with Store(self.folder) as store:
             return tally(self.test, self.size, store.records())
 
-    def run(self, executor, on_progress: Callable[[Progress, Figures], None] | None = None) -> Figures:
-        """Play until the test's verdict (or every game of the cap); the figures at the end."""
+    def run(self, executor, on_progress: Callable[[Progress, Figures], None] | None = None,
+            on_game: Callable[[GameSpec, dict, Callable[[], Figures]], None] | None = None) -> Figures:
+        """Play until the test's verdict (or every game of the cap); the figures at the end.
+
+        ``on_progress`` gets the runner's progress (at most ten times a second)
+        with the figures so far; ``on_game`` every game stored now, with its
+        record and a function giving the figures so far.
+        """
         counted = self.tally()
         if counted.done:
             return counted.figures()
 
         def watch(game, record) -> bool:
-            return counted.add(game.index, record)
+            done = counted.add(game.index, record)
+            if on_game is not None:
+                on_game(game, record, counted.figures)
+            return done
 
         def show(progress: Progress) -> None:
             if on_progress is not None:

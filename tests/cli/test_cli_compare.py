@@ -42,7 +42,20 @@ def test_fixed_games_and_the_report_section(capsys, tmp_path):
     assert 'id="compare"' in html and "heuristic against random" in html
 
 
+def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
+    """--interval 16g: a live line every 16 games stored, and at the end; --log-games: a line per game."""
+    code, out, err = run(capsys, "compare", "heuristic", "low", "--games", "64", "--jobs", "1", "--results",
+                         tmp_path, "--interval", "16g", "--log-games", "--sprt", "0,5")
+    lines = err.splitlines()
+    assert code == 0 and sum(line.startswith("game ") for line in lines) == 64
+    assert "game 0 p-4p-d0-a-r0: out in order " in err and "; Bhabhi " in err
+    live = [line for line in lines if "/64 games counted, deals" in line]
+    assert len(live) == 5 and [line.split(" deals ")[1][0] for line in live] == ["2", "4", "6", "8", "8"]
+    assert all("LLR" in line for line in live) and "game " not in out
+
+
 @pytest.mark.parametrize("argv, fragment", [
+    (("compare", "heuristic", "low", "--interval", "soon"), "--interval expects seconds or games"),
     (("compare", "heuristic"), "give two players"),
     (("compare", "heuristic", "low", "--sprt", "2"), "--sprt expects two numbers"),
     (("compare", "heuristic", "low", "--sprt", "3,1"), "increasing"),
