@@ -1,13 +1,25 @@
-"""The Bhabhi bot arena: a tournament harness for bots that play Bhabhi (Thulla, Getaway)."""
+"""The Bhabhi bot arena: a tournament harness for bots that play Bhabhi (Thulla, Getaway).
 
-from arena.bots.bot import Bot
-from arena.game.cards import ACE_OF_SPADES, CARDS, Card, card, parse_card, parse_cards
-from arena.game.engine import Game
-from arena.game.errors import ArenaError, CardError, IllegalAction, PositionError, ReplayError, RulesError
-from arena.game.result import Result
-from arena.game.rules import PRESETS, Rules
-from arena.plugins.registry import PlayerSpec, PluginError, hookimpl
-from arena.game.views import PlayerView
+The names below are imported on first use (PEP 562), so importing one part of
+the arena (the sandbox probe, a sandbox module) does not import the whole
+library; :func:`api` imports all of them at once.
+"""
+
+import importlib
+
+_EXPORTS = {
+    "arena.bots.bot": ("Bot",),
+    "arena.game.cards": ("ACE_OF_SPADES", "CARDS", "Card", "card", "parse_card", "parse_cards"),
+    "arena.game.engine": ("Game",),
+    "arena.game.errors": ("ArenaError", "CardError", "IllegalAction", "PositionError", "ReplayError",
+                          "RulesError"),
+    "arena.plugins.errors": ("PluginError",),
+    "arena.game.result": ("Result",),
+    "arena.game.rules": ("PRESETS", "Rules"),
+    "arena.game.views": ("PlayerView",),
+    "arena.plugins.registry": ("PlayerSpec", "hookimpl"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "ACE_OF_SPADES", "CARDS", "Card", "card", "parse_card", "parse_cards",
@@ -15,3 +27,20 @@ __all__ = [
     "ArenaError", "CardError", "IllegalAction", "PositionError", "ReplayError", "RulesError",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def api() -> dict:
+    """Every public name, imported now: a confined process (a bot host, a plugin's discovery)
+    loads the library before confinement, as a bot switched to another uid may not read it later."""
+    return {name: __getattr__(name) for name in __all__}
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME])

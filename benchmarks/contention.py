@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import arena  # noqa: E402
 from arena import PlayerSpec, Rules  # noqa: E402
-from arena.tournament.spec import LimitsSpec  # noqa: E402
+from arena.sandbox.limits_spec import LimitsSpec  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 from arena.bots.referee import InProcessClient, play_game  # noqa: E402
 from arena.sandbox.client import SandboxClient  # noqa: E402

@@ -8,7 +8,6 @@ import textwrap
 
 import pytest
 
-import arena.cli.app
 from arena import Game, Rules
 from arena.game.cards import PACK, SUIT_MASK
 from arena.plugins.registry import DISABLE_ENV, ENTRY_POINT_GROUP
@@ -174,14 +173,12 @@ def fake_plugins(tmp_path, monkeypatch):
     ``arena.plugins`` entry point ``name`` into one folder on sys.path, so
     discovery finds it in the metadata exactly as it finds a pip-installed
     plugin. ``version=None`` writes no Version. Returns the module's path;
-    ``add.folder`` is the folder. Autoloading is on and the CLI's registry
-    fresh for the test.
+    ``add.folder`` is the folder. Autoloading is on for the test.
     """
     folder = tmp_path / "fake_plugins"
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
     def add(name: str, source: str | None, version: str | None = "1.0"):
         module = "fakeplug_" + name.replace("-", "_")

@@ -14,26 +14,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
-from arena.game.cards import Card, card
+from arena.bots.reply import Reply
+from arena.game.cards import card
 from arena.game.engine import Game
 from arena.game.errors import CardError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
+from arena.game.status import Status
 from arena.game.views import SeatTracker
-
-STATUSES = ("ok", "timeout", "crash", "illegal", "malformed")
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """One answer from a bot: ``status`` ok or a fault kind, timings in seconds."""
-
-    status: str
-    action: Any = None
-    cpu: float = 0.0
-    wall: float = 0.0
-    detail: str = ""
 
 
 class Client(Protocol):
@@ -74,7 +63,7 @@ class InProcessClient:
     def decide(self, events, legal, decision) -> Reply:
         self.tracker.feed_many(events)
         if self.bot is None:
-            return Reply("crash", detail="the bot could not be created")
+            return Reply(Status.CRASH, detail="the bot could not be created")
         view = self.tracker.view(legal, decision, None)
         return self._call(lambda: self.bot.act(view))
 
@@ -89,9 +78,9 @@ class InProcessClient:
         try:
             value = fn()
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
-            return Reply("crash", None, time.thread_time() - cpu0, time.perf_counter() - wall0,
+            return Reply(Status.CRASH, None, time.thread_time() - cpu0, time.perf_counter() - wall0,
                          f"{type(exc).__name__}: {exc}")
-        return Reply("ok", value, time.thread_time() - cpu0, time.perf_counter() - wall0)
+        return Reply(Status.OK, value, time.thread_time() - cpu0, time.perf_counter() - wall0)
 
     def close(self) -> None:
         self.bot = None
@@ -116,24 +105,24 @@ class SeatLog:
         }
 
 
-def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[str, Any, str]:
+def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any, str]:
     """Turn a bot's answer into (status, legal action or None, detail)."""
-    if reply.status != "ok":
+    if reply.status != Status.OK:
         return reply.status, None, reply.detail
-    value = reply.action
+    value = reply.value
     if decision == "take":
         if isinstance(value, bool):
-            return "ok", value, ""
-        return "malformed", None, f"expected True or False for a take decision, got {value!r}"[:200]
+            return Status.OK, value, ""
+        return Status.MALFORMED, None, f"expected True or False for a take decision, got {value!r}"[:200]
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        return "malformed", None, f"expected a card, got {type(value).__name__}"
+        return Status.MALFORMED, None, f"expected a card, got {type(value).__name__}"
     try:
         c = card(value)
     except CardError as exc:
-        return "malformed", None, str(exc)[:200]
+        return Status.MALFORMED, None, str(exc)[:200]
     if c not in legal:
-        return "illegal", None, f"{c} is not legal here (legal: {' '.join(map(str, legal))})"
-    return "ok", c, ""
+        return Status.ILLEGAL, None, f"{c} is not legal here (legal: {' '.join(map(str, legal))})"
+    return Status.OK, c, ""
 
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
@@ -159,8 +148,8 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
 
     for seat, client in enumerate(clients):
         reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
-        if reply.status != "ok":
-            logs[seat].faults.append({"kind": reply.status, "detail": reply.detail, "event": 0, "at": "start"})
+        if reply.status != Status.OK:
+            logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
     while game.current is not None:
         seat = game.current
         legal, decision = game.legal_actions(), game.decision
@@ -168,11 +157,11 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         logs[seat].cpu_ms.append(reply.cpu * 1000)
         logs[seat].wall_ms.append(reply.wall * 1000)
         status, action, detail = check_reply(reply, legal, decision)
-        if status == "ok":
+        if status == Status.OK:
             game.apply(action)
         else:
-            logs[seat].faults.append({"kind": status, "detail": detail, "event": len(game.events)})
-            game.apply_fault(status)
+            logs[seat].faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
+            game.apply_fault(str(status))
     for seat, client in enumerate(clients):
         client.finish(new_events(seat), game.result)
     return game.to_record(

@@ -1,7 +1,6 @@
 """``arena compare A B``: two players on the same deals, with a sequential test or fixed games.
 
-A thin typer command over :mod:`arena.tournament.compare`; registered on the
-app by :mod:`arena.cli.app`. See docs/compare.md.
+A thin typer command over :mod:`arena.tournament.compare` (docs/compare.md).
 """
 
 from __future__ import annotations
@@ -11,24 +10,15 @@ from typing import Optional
 
 import typer
 
-from arena.bots.safetext import printable
-from arena.game.errors import ArenaError
-from arena.game.seeds import read_secret
-from arena.plugins.registry import load
+from arena.cli.errors import EXIT_INTERRUPTED, UserError
+from arena.cli.options import parse_overrides, secret_from as read_secret_from
+from arena.cli.output import err, out
+from arena.cli.session import session
 from arena.results.paired import CompareTest, figures_lines
 from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
 from arena.tournament.executors import make_executor
 
-
-class CompareUsageError(ArenaError, ValueError):
-    """A command line the comparison cannot use."""
-
-
-def _names(text: str, what: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names:
-        raise CompareUsageError(f"{what} expects names separated by commas, e.g. heuristic,low (got {text!r})")
-    return names
+app = typer.Typer()
 
 
 def _bounds(text: str | None) -> tuple[float, float] | None:
@@ -37,28 +27,20 @@ def _bounds(text: str | None) -> tuple[float, float] | None:
     try:
         low, high = (float(v) for v in text.split(","))
     except ValueError:
-        raise CompareUsageError(f"--sprt expects two numbers H0,H1 in points, e.g. 0,2 (got {text!r})") from None
+        raise UserError(f"--sprt expects two numbers H0,H1 in points, e.g. 0,2 (got {text!r})") from None
     return (low, high)
 
 
-def _rule_set(preset: str, options: list[str]) -> dict:
-    """``--rules getaway --set escape=pass`` as a tournament's rule table."""
-    out: dict = {"preset": preset}
-    for item in options:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise CompareUsageError(f"--set expects OPTION=VALUE, e.g. escape=pass (got {item!r})")
-        low = raw.strip().lower()
-        out[key.strip().replace("-", "_")] = (True if low == "true" else False if low == "false"
-                                              else int(low) if low.isdigit() else raw.strip())
-    return out
+def _field(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise UserError(f"--field needs player names separated by commas, e.g. heuristic,low,random (got {text!r})")
+    return names
 
 
-def _echo(text: str, err: bool = False) -> None:
-    typer.echo(printable(text, one_line=False), err=err)
-
-
+@app.command()
 def compare(
+    ctx: typer.Context,
     a: Optional[str] = typer.Argument(None, metavar="A", help="Player A (the candidate; positive differences favour it)."),
     b: Optional[str] = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
     field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
@@ -88,29 +70,26 @@ def compare(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
 ) -> None:
     """Compare two players on the same deals: paired differences, an SPRT or a fixed number of games."""
-    registry = load()
-    for problem in registry.problems:
-        _echo(f"warning: {problem}", err=True)
+    registry = session(ctx).registry
     if resume is not None:
         comparison = Comparison.open(resume, registry)
     elif a is None or b is None:
-        raise CompareUsageError("give two players, e.g. arena compare sampler heuristic (or --resume FOLDER)")
+        raise UserError("give two players, e.g. arena compare sampler heuristic (or --resume FOLDER)")
     else:
         test = CompareTest(a, b, score, _bounds(sprt), alpha, beta)
-        keys = {"seed": seed, "rules": [_rule_set(rules, set_)], "table_sizes": [table_size],
+        keys = {"seed": seed, "rules": [{"preset": rules, **parse_overrides(set_)}], "table_sizes": [table_size],
                 "sandbox": sandbox, "backend": backend, "scheduler": scheduler, "jobs": jobs or 0,
                 "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
         if name is not None:
             keys["name"] = name
-        spec = compare_spec(test, field_for(a, b, tuple(_names(field, "--field"))), games, **keys)
-        secret = None if secret_from is None else read_secret(secret_from)
-        comparison = Comparison.create(spec, test, results / spec.name, registry, secret)
+        spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
+        comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
     _run(comparison, jobs, _Live(interval, quiet, log_games, len(comparison.tournament.games)))
 
 
 def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     t = comparison.tournament
-    _echo(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}", err=True)
+    err(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}")
     executor = make_executor(t.spec, jobs, t.registry)
     failed = True
     try:
@@ -118,12 +97,12 @@ def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
         live.line(figures)
         failed = False
     except KeyboardInterrupt:
-        _echo(f"stopped; continue with `arena compare --resume {t.folder}`", err=True)
-        raise typer.Exit(130) from None
+        err(f"stopped; continue with `arena compare --resume {t.folder}`")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         executor.shutdown(cancel=failed)
     for line in figures_lines(figures):
-        _echo(line)
+        out(line)
 
 
 class _Live:
@@ -136,10 +115,10 @@ class _Live:
         try:
             self.every, self.by_games = float(text.rstrip("g")), text.endswith("g")
         except ValueError:
-            raise CompareUsageError(f"--interval expects seconds or games with a g, e.g. 10 or 200g "
+            raise UserError(f"--interval expects seconds or games with a g, e.g. 10 or 200g "
                                     f"(got {interval!r})") from None
         if self.every <= 0:
-            raise CompareUsageError(f"--interval must be above 0 (got {interval!r})")
+            raise UserError(f"--interval must be above 0 (got {interval!r})")
         self.quiet, self.log_games, self.total = quiet, log_games, total
         self.stored, self.last_seconds, self.last_games = 0, 0.0, 0
 
@@ -156,7 +135,7 @@ class _Live:
             result = record["result"]
             loser = "none (a draw)" if result["loser"] is None else record["names"][result["loser"]]
             order = ", ".join(record["names"][s] for s in result["order"])
-            _echo(f"game {game.index} {game.game_id}: out in order {order}; Bhabhi {loser}", err=True)
+            err(f"game {game.index} {game.game_id}: out in order {order}; Bhabhi {loser}")
         if self.by_games and self.stored - self.last_games >= self.every:
             self.last_games = self.stored
             self.line(figures())
@@ -166,5 +145,5 @@ class _Live:
             return
         llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
         interval = f" ({f.low:+.2f} .. {f.high:+.2f})" if f.units > 1 else ""
-        _echo(f"  {f.games}/{self.total} games counted, deals {f.units}: difference {f.diff:+.2f} points"
-              f"{interval}{llr}", err=True)
+        err(f"  {f.games}/{self.total} games counted, deals {f.units}: difference {f.diff:+.2f} points"
+            f"{interval}{llr}")

@@ -19,10 +19,10 @@ from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, TEXTS, 
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
+from arena.game.status import FAULT_KINDS
 from arena.game.tables import SUIT_CARDS, legal_tuple
 
 PLAY, TAKE = "play", "take"
-FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 _AS = int(ACE_OF_SPADES)
 _PLAY = ev.PLAY
 _SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))

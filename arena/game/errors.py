@@ -36,3 +36,7 @@ class ReplayError(ArenaError, ValueError):
 
 class PositionError(ArenaError, ValueError):
     """A hand-made position that is not a consistent game state."""
+
+
+class SeedError(ArenaError, ValueError):
+    """A secret that cannot be read, written or parsed."""

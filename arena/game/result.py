@@ -7,8 +7,6 @@ from typing import Any
 
 from arena.game.cards import TEXTS, Card, card
 
-REASONS = ("last_player", "simultaneous", "draw", "shootout", "drawn_cut", "forfeit")
-
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -19,6 +17,8 @@ class Result:
     seats share the rank of the first of them). ``penalty[seat]`` is 0 for the
     first out, 1 for the second, 2 for any other who got away, 3 for the Bhabhi.
     ``loser_cards`` are the cards in the Bhabhi's hand at the end (Donkey's legs).
+    ``reason`` says why it ended: ``last_player``, ``simultaneous``, ``draw``,
+    ``shootout``, ``drawn_cut`` or ``forfeit`` (docs/rules.md).
     """
 
     order: tuple[int, ...]

@@ -1,12 +1,17 @@
 """Rules: every option of the game, the named presets, and their validation.
 
 ``Rules`` is a frozen value object; change it with :meth:`Rules.replace`. The
-options and their meaning are documented in docs/rules.md.
+options and their meaning are documented in docs/rules.md. :class:`Presets`
+names rule sets: :data:`PRESETS` holds the six built-in ones, and the plugin
+registry (:mod:`arena.plugins.registry`) holds those plus the presets plugins
+add, passed explicitly to whoever resolves a preset name; no module state
+changes when plugins load.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,11 +108,9 @@ class Rules:
     # -- construction -------------------------------------------------------
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        """The named preset with keyword overrides, e.g. ``Rules.preset("getaway", escape="pass")``."""
-        base = PRESETS.get(name)
-        if base is None:
-            raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
-        return base.replace(**overrides)
+        """The built-in preset with keyword overrides, e.g. ``Rules.preset("getaway", escape="pass")``
+        (a plugin's preset: ``registry.presets.rules(name, ...)``)."""
+        return PRESETS.rules(name, **overrides)
 
     def replace(self, **overrides: Any) -> "Rules":
         """A copy with some options changed; unknown options are refused by name."""
@@ -121,13 +124,14 @@ class Rules:
         return {f: getattr(self, f) for f in _FIELDS}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Rules":
-        """Rules from :meth:`to_dict` output; a ``preset`` key starts from that preset."""
+    def from_dict(cls, data: dict[str, Any], presets: "Presets | None" = None) -> "Rules":
+        """Rules from :meth:`to_dict` output; a ``preset`` key starts from that preset
+        (of ``presets``, default the built-in ones)."""
         if not isinstance(data, dict):
             raise RulesError(f"rules must be a table of options (got {type(data).__name__})")
         data = dict(data)
         preset = data.pop("preset", None)
-        base = cls.preset(preset) if preset is not None else cls()
+        base = (presets or PRESETS).rules(preset) if preset is not None else cls()
         return base.replace(**data)
 
     # -- checks --------------------------------------------------------------
@@ -149,7 +153,7 @@ class Rules:
         return lo, self.max_players
 
     def differences(self) -> dict[str, Any]:
-        """Options that differ from this rule set's preset (for display)."""
+        """Options that differ from this rule set's built-in preset (for display; none for others)."""
         base = PRESETS.get(self.name)
         if base is None:
             return {}
@@ -167,15 +171,60 @@ def _show(allowed: tuple) -> str:
 _FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
 OPTIONS = tuple(f for f in _FIELDS if f != "name")
 
-PRESETS: dict[str, Rules] = {
+
+
+class Presets(Mapping[str, Rules]):
+    """Named rule sets, a read-only mapping of name to :class:`Rules`.
+
+    A value: :meth:`adding` returns a new one, so a registry that gains a
+    plugin's preset never changes the one another caller holds.
+    """
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: Mapping[str, Rules] = ()) -> None:
+        self._table = dict(table)
+
+    def __getitem__(self, name: str) -> Rules:
+        return self._table[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._table.items()))
+
+    def __repr__(self) -> str:
+        return f"Presets({', '.join(self._table)})"
+
+    def adding(self, rules: Rules) -> "Presets":
+        """These presets and ``rules`` under its name; a name already taken differently is refused."""
+        if not isinstance(rules, Rules):
+            raise RulesError(f"a preset must be Rules (got {type(rules).__name__})")
+        if self._table.get(rules.name, rules) != rules:
+            raise RulesError(f"preset {rules.name!r} is already defined differently")
+        return Presets({**self._table, rules.name: rules})
+
+    def rules(self, name: str, **overrides: Any) -> Rules:
+        """The preset ``name`` with keyword overrides; an unknown name is refused, naming the known ones."""
+        base = self._table.get(name)
+        if base is None:
+            raise RulesError(f"unknown preset {name!r} (known: {', '.join(self._table)})")
+        return base.replace(**overrides)
+
+
+PRESETS = Presets({
     "getaway": Rules(name="getaway", escape="draw", drawn_cut_loses=True),
     "playnest": Rules(name="playnest", escape="pass", max_players=6),
     "champions": Rules(name="champions", escape="pass", simultaneous="draw", shootout=True),
     "donkey": Rules(name="donkey", escape="draw", trumps=True),
     "bhabho": Rules(name="bhabho", escape="draw", neighbour_take=True),
     "getaway-2deck": Rules(name="getaway-2deck", escape="draw", drawn_cut_loses=True, decks=2, min_players=7),
-}
-"""The six presets of RULES.md; plugins may add more through ``arena_rule_presets``."""
+})
+"""The six presets of RULES.md; a registry adds plugins' presets (``arena_rule_presets``) to its own copy."""
 
 PRESET_SOURCES = {
     "getaway": "seed 003 (Getaway, as described by pagat-style rules)",
@@ -185,10 +234,3 @@ PRESET_SOURCES = {
     "bhabho": "seed 004 (Bhabho: taking a neighbour's cards)",
     "getaway-2deck": "seed 003's two-pack variant for 7-8 players",
 }
-
-
-def register_preset(rules: Rules) -> None:
-    """Add a preset (used by plugins); a name already taken is refused."""
-    if rules.name in PRESETS and PRESETS[rules.name] != rules:
-        raise RulesError(f"preset {rules.name!r} is already defined differently")
-    PRESETS[rules.name] = rules

@@ -5,8 +5,10 @@ inputs give the same seed on any machine:
 
 - **Open** seeds (:func:`derive_seed`): a pure function of a seed the user
   chose and labels. The schedule uses them for deal seeds, seat circles and
-  samples; check-bot for its case seeds (:func:`numbered_seed` numbers the
-  deals of benchmarks and research series). Anyone who knows the user's seed
+  samples (:func:`schedule_deal_seed`, :func:`seating_seed`,
+  :func:`sample_seed`); check-bot for its case seeds (:func:`check_case_seed`,
+  :func:`check_repeat_seed`); :func:`numbered_seed` numbers the deals of
+  benchmarks and research series. Anyone who knows the user's seed
   can compute them; no bot is ever given one.
 - **Keyed** seeds, with a :class:`Secret` only the harness knows: every
   seed a bot receives (:func:`bot_seed`), the cards of every tournament deal
@@ -36,16 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.game.errors import ArenaError
+from arena.game.errors import SeedError
 
 SECRET_BYTES = 32
 SECRET_FILE = "secret"
 """The secret's file name, in a results folder and in the per-user data folder."""
 USER_FOLDER = "bhabhi-arena"
-
-
-class SeedError(ArenaError, ValueError):
-    """A secret that cannot be read, written or parsed."""
 
 
 # ---------------------------------------------------------------- hashing
@@ -75,6 +73,33 @@ def derive_seed(seed: int, *labels: Any) -> int:
     strings, numbers, or JSON-like values (tuples count as lists).
     """
     return _seed63(canonical([seed, *labels]), b"arena-seed")
+
+
+def schedule_deal_seed(seed: int, rules: Any, size: int, drawn: Sequence[str], deal: int) -> int:
+    """The open seed of deal ``deal`` of a tournament table: of the rule set as given, the
+    table size and the players drawn from the pool (not a gauntlet's candidate, so every
+    candidate meets the same field with the same deals)."""
+    return derive_seed(seed, "deal", canonical(rules), size, *drawn, deal)
+
+
+def seating_seed(deal_seed: int) -> int:
+    """The seed of the order round the table for one deal (its rotations keep it)."""
+    return derive_seed(deal_seed, "seating")
+
+
+def sample_seed(seed: int, label: str) -> int:
+    """The seed of the balanced sample of one cell of a schedule (its label, e.g. ``rr-0-4p``)."""
+    return derive_seed(seed, "sample", label)
+
+
+def check_case_seed(seed: int, preset: str, players: int, game: int) -> int:
+    """The seed of check-bot's game ``game`` at a table of ``players`` under ``preset``."""
+    return derive_seed(seed, "check-bot", preset, players, game)
+
+
+def check_repeat_seed(seed: int, preset: str) -> int:
+    """The seed of check-bot's same-seed game under ``preset`` (played twice)."""
+    return derive_seed(seed, "check-bot", "repeat", preset)
 
 
 def numbered_seed(seed: int, number: int) -> int:

@@ -38,13 +38,16 @@ from typing import Any, Callable
 
 import pluggy
 
-import arena  # noqa: F401 - the library plugins import, loaded before confinement
+import arena
 from arena.bots import hookspecs
-from arena.plugins.registry import ENTRY_POINT_GROUP, PluginError, PluginProblem, offered_players, offered_presets
+from arena.plugins.errors import PluginError
+from arena.plugins.registry import ENTRY_POINT_GROUP, PluginProblem, offered_players, offered_presets
 from arena.sandbox import linux
 from arena.sandbox.limits import Capabilities, Limits, confine
 
 MAX_REQUEST = 1 << 20
+PLUGIN_API = arena.api()
+"""The library plugins import, loaded before confinement."""
 PR_SET_PDEATHSIG = 1
 
 

@@ -1,15 +1,18 @@
 """Plugin discovery: the pluggy manager, entry points, and :class:`PlayerSpec`.
 
-Third-party plugins are modules named by entry points in the group
-``arena.plugins``; the built-in players (the ``players`` package) register
-through exactly the same hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
+Plugins are modules named by entry points in the group ``arena.plugins``;
+the built-in players (the ``players`` package) are this distribution's own
+entry point there (pyproject.toml) and register through exactly the same
+hooks. Set ``ARENA_DISABLE_PLUGIN_AUTOLOAD=1`` to load
 only the built-in players (as pytest's ``PYTEST_DISABLE_PLUGIN_AUTOLOAD``; the
 values ``0``, ``false``, ``no`` and the empty string leave autoloading on).
 
 What runs where:
 
-- the built-in ``players`` package is trusted: imported here, its hooks
-  called here, its players may run in-process;
+- the built-in ``players`` package (the ``players`` entry point of the
+  ``bhabhi-arena`` distribution, or the package of that name in a checkout
+  that is not installed) is trusted: imported here, its hooks called here,
+  its players may run in-process;
 - a third-party plugin is never imported by the harness. :mod:`arena.plugins.discovery`
   finds its entry point in the distributions' metadata and asks a confined
   child (:mod:`arena.plugins.host`) what it offers; :func:`load` builds a
@@ -49,21 +52,19 @@ import pluggy
 from arena.plugins import discovery
 
 from arena.bots import hookspecs
-from arena.game.errors import ArenaError
-from arena.game.rules import Rules, register_preset
+from arena.plugins.errors import PluginError
+from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
 ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 BUILTIN_PLUGIN = "players"
+DISTRIBUTION = "bhabhi-arena"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
 
-
-class PluginError(ArenaError, LookupError):
-    """An unknown player, or a player whose plugin is broken."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,11 +133,13 @@ class PluginProblem:
 class Registry:
     """The players and presets every loaded plugin offers, and the problems met.
 
-    ``manager`` holds the built-in plugin only: third-party plugins are never
-    registered in the harness.
+    ``presets``: the built-in rule presets and those plugins add; pass it (or
+    the registry) to whatever resolves a preset name. ``manager`` holds the
+    built-in plugin only: third-party plugins are never registered in the harness.
     """
 
     players: dict[str, PlayerSpec] = field(default_factory=dict)
+    presets: Presets = field(default_factory=lambda: PRESETS)
     problems: list[PluginProblem] = field(default_factory=list)
     duplicates: dict[str, list[str]] = field(default_factory=dict)
     manager: pluggy.PluginManager | None = None
@@ -181,7 +184,7 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
     pm = pluggy.PluginManager("arena")
     pm.add_hookspecs(hookspecs)
     registry = Registry(manager=pm)
-    pm.register(importlib.import_module(BUILTIN_PLUGIN), name=BUILTIN_PLUGIN)
+    pm.register(_builtin_plugin(), name=BUILTIN_PLUGIN)
     offered: dict[str, list[str]] = {}
     _collect_builtin(pm, registry, offered)
     _collect_presets(pm, registry)
@@ -215,9 +218,20 @@ def _and(names: list[str]) -> str:
 
 
 # ------------------------------------------------------------ built-in players
+def _builtin_plugin():
+    """The built-in players' module, through this distribution's own entry point (a third-party
+    entry point of the same name is never it); a checkout that is not installed has no entry
+    points, so there it is the package of that name."""
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=BUILTIN_PLUGIN):
+        dist = getattr(ep, "dist", None)
+        if dist is not None and dist.name == DISTRIBUTION:
+            return ep.load()
+    return importlib.import_module(BUILTIN_PLUGIN)
+
+
 def _collect_builtin(pm: pluggy.PluginManager, registry: Registry, offered: dict[str, list[str]]) -> None:
     try:
-        version = metadata.version("bhabhi-arena")
+        version = metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:  # run from a checkout that is not installed
         version = "0"
     for spec in offered_players(pm, BUILTIN_PLUGIN, registry.problems):
@@ -284,7 +298,7 @@ def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
     for impl in pm.hook.arena_rule_presets.get_hookimpls():
         for rules in _call_presets_hook(impl, registry.problems):
             try:
-                register_preset(rules)
+                registry.presets = registry.presets.adding(rules)
             except Exception as exc:
                 registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
 
@@ -370,7 +384,7 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
             name = data.get("name") if isinstance(data, dict) else None
             if not isinstance(name, str) or not _NAME.match(name):
                 raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
-            register_preset(Rules.from_dict(data))
+            registry.presets = registry.presets.adding(Rules.from_dict(data))
         except Exception as exc:
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from string import Template
 
-from arena.game.errors import ArenaError
+from arena.plugins.errors import ScaffoldError
 
 _NAME = re.compile(r"^[a-z][a-z0-9_\-]{0,38}[a-z0-9]$")
 _FILES = {
@@ -19,9 +19,6 @@ _FILES = {
 }
 _RESERVED = {"arena", "players", "tests", "test", "conftest", "setup"}
 
-
-class ScaffoldError(ArenaError, ValueError):
-    """A bot name or target folder that cannot be used."""
 
 
 def new_bot(name: str, directory: Path) -> Path:

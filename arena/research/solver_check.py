@@ -22,10 +22,9 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from arena.results.ratings import wilson
 from arena.game.rules import Rules
-from arena.game.seeds import numbered_seed
-from arena.game.solver import SUIT13, Solver
+from arena.game.solver import SUIT13, Solver, _text
+from arena.results.intervals import wilson
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
 
@@ -101,7 +100,6 @@ def check_seed002(ranks: int = 4, escape: str = "pass", progress: Callable[[int]
 
 
 def _show(example) -> str:
-    from arena.game.solver import _text
     a, b, v = example
     return f"leader {_text(a)} / other {_text(b)}: value {v}"
 
@@ -181,70 +179,3 @@ def shared_suit_space(ranks: int = 4) -> int:
 
 __all__ = ["ESCAPES", "check_seed002", "mini_universe", "no_shared_suit_positions", "seed002_count",
            "shared_suit_space", "shared_suit_survey", "survey_lines"]
-
-
-def shootout_share(players: list[str], games: int, seed: int = 2, preset: str = "champions",
-                   progress: Callable[[int], None] | None = None, options: dict | None = None,
-                   first: int = 0) -> tuple[list[str], dict]:
-    """Seed 002's other claim: the share of games that end in a shootout, with strong players at every seat.
-
-    Plays ``games`` games in-process (the named built-in players, which may repeat,
-    seated as given and rotated one seat per game), deal ``seed * 1_000_003 + g``
-    for ``g`` from ``first``. ``options`` are keyword options for every player's
-    factory (e.g. ``{"budget_ms": 20}`` for the sampler).
-    """
-    import dataclasses
-    import functools
-
-    from arena.plugins.registry import check_in_process, load
-    from arena.bots.referee import InProcessClient, play_game
-    registry = load()
-    specs = {}
-    for name in set(players):
-        spec = registry.get(name)
-        check_in_process(spec)
-        if options:
-            spec = dataclasses.replace(spec, factory=functools.partial(spec.factory, **options))
-        specs[name] = spec
-    rules = Rules.preset(preset)
-    start = time.perf_counter()
-    reasons: dict[str, int] = {}
-    for g in range(first, first + games):
-        k = g % len(players)
-        seats = players[k:] + players[:k]
-        clients = [InProcessClient(specs[name]) for name in seats]
-        record = play_game(rules, clients, numbered_seed(seed, g), names=seats)  # trusted: open bot seeds
-        reason = record["result"]["reason"]
-        reasons[reason] = reasons.get(reason, 0) + 1
-        if progress is not None:
-            progress(g + 1 - first)
-    took = time.perf_counter() - start
-    shoot = reasons.get("shootout", 0)
-    lo, hi = wilson(shoot, games)
-    shown = ", ".join(players) + (f"; options {options}" if options else "")
-    lines = [f"{preset}, {len(players)} players ({shown}), {games} games",
-             (f"ended in a shootout: {shoot} of {games} = {100 * shoot / games:.1f}% "
-              f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)"),
-             "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])),
-             f"wall time {took:.0f} s"]
-    return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons,
-                   "seconds": took}
-
-
-def endings_from_results(folder) -> tuple[list[str], dict]:
-    """How the games stored in a tournament's results folder ended (shootout share with its interval)."""
-    from arena.results.store import Store
-    reasons: dict[str, int] = {}
-    with Store(folder) as store:
-        for _, record in store.records():
-            reason = record["result"]["reason"]
-            reasons[reason] = reasons.get(reason, 0) + 1
-    games = sum(reasons.values())
-    shoot = reasons.get("shootout", 0)
-    lo, hi = wilson(shoot, games) if games else (0.0, 1.0)
-    share = shoot / games if games else 0.0
-    lines = [f"{folder}: {games} games",
-             (f"ended in a shootout: {shoot} of {games} = {100 * share:.1f}% "
-              f"(95% Wilson interval {100 * lo:.1f}-{100 * hi:.1f}%)"),
-             "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1]))]
-    return lines, {"games": games, "shootouts": shoot, "low": lo, "high": hi, "reasons": reasons}

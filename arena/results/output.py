@@ -11,11 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.game.errors import ArenaError
-
-
-class OutputError(ArenaError, OSError):
-    """An output file that cannot be written (no space, read-only, not a folder)."""
+from arena.results.errors import OutputError
 
 
 def write_whole(path: str | Path, data: bytes) -> Path:

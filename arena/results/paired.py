@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game.errors import ArenaError
+from arena.results.errors import CompareError
 from arena.results.sequential import Sprt, Summary, mean_interval, sign_test, superiority
 
 SCORES = ("bhabhi", "place", "penalty")
@@ -33,10 +33,6 @@ POINTS = 100
 """Points per unit of score: a difference of 2 points in ``bhabhi`` is 2 percentage points of Bhabhi rate."""
 _TOP = {"bhabhi": 1, "penalty": 3}
 """The largest score of one game (``place``: 1, its ranks are scaled)."""
-
-
-class CompareError(ArenaError, ValueError):
-    """A comparison's settings that cannot make a test."""
 
 
 def game_index(deal: int, side: int, rotation: int, size: int) -> int:

@@ -19,8 +19,11 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
+from arena.results.errors import ReportError
 from arena.results.output import write_whole
-from arena.results.ratings import FAULT_KINDS, HistoryPoint
+from arena.results.ratings import FAULT_KINDS, HistoryPoint, history
+from arena.results.standings import outcomes, rating_params
+from arena.results.store import Store
 
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.spines.top": False,
        "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "legend.frameon": False}
@@ -167,10 +170,6 @@ def save(fig: Figure, path: str | Path, dpi: int = 150) -> Path:
 
 def rating_plot(folder: str | Path, title: str | None = None) -> Figure:
     """The rating figure of a results folder; the legend in rating order (mu - 3 sigma, best first)."""
-    from arena.results.ratings import history
-    from arena.results.report_games import ReportError
-    from arena.results.standings import outcomes, rating_params
-    from arena.results.store import Store
     with Store(folder) as store:
         outs = outcomes(store)
         spec = store.meta("spec") or {}
@@ -187,6 +186,5 @@ def plot(folder: str | Path, out_path: str | Path, dpi: int = 150) -> Path:
     """Write the rating plot of a results folder (PNG, SVG or PDF by the suffix); its path."""
     out = Path(out_path)
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        from arena.results.report_games import ReportError
         raise ReportError(f"the plot's file name must end in .png, .svg or .pdf (got {out.name!r})")
     return save(rating_plot(folder), out, dpi)

@@ -7,7 +7,6 @@ gives exactly the same tables as a serial one. No I/O, no printing.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,14 +14,11 @@ from typing import Any
 
 import trueskill
 
-from arena.game.errors import ArenaError
+from arena.game.status import FAULT_KINDS
+from arena.results.errors import RatingsError
+from arena.results.intervals import prob_above, wilson
 
-FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 GROUPINGS = ("table-size", "rules", "seat")
-
-
-class RatingsError(ArenaError, ValueError):
-    """An outcome or rating parameter that cannot be rated."""
 
 
 # ---------------------------------------------------------------- outcomes
@@ -111,33 +107,6 @@ def ranks_from_order(order: Sequence[int | Sequence[int]]) -> tuple[int, ...]:
         ranks.update((seat, rank) for seat in group)
     _check(sorted(ranks) == list(range(len(ranks))), "finishing order", "every seat once", list(order))
     return tuple(ranks[s] for s in range(len(ranks)))
-
-
-# ---------------------------------------------------------------- maths
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for ``successes`` out of ``n`` (n = 0: (0, 1)).
-
-    ``successes`` may be fractional (a tie counted as half a win).
-    """
-    _check(n >= 0 and 0 <= successes <= n, "wilson successes and n", "0 <= successes <= n", (successes, n))
-    _check(z > 0, "wilson z", "positive", z)
-    if n == 0:
-        return (0.0, 1.0)
-    p, z2 = successes / n, z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    low = 0.0 if successes == 0 else min(p, centre - half)  # exact ends despite rounding
-    high = 1.0 if successes == n else max(p, centre + half)
-    return (low, high)
-
-
-def prob_above(mu1: float, sigma1: float, mu2: float, sigma2: float) -> float:
-    """P(skill 1 > skill 2) for independent normal skills."""
-    spread = math.sqrt(sigma1 * sigma1 + sigma2 * sigma2)
-    return 0.5 * (1 + math.erf((mu1 - mu2) / (spread * math.sqrt(2))))
 
 
 # ---------------------------------------------------------------- parameters
@@ -379,7 +348,7 @@ def _by_seat(ordered: list[Outcome], params: RatingParams) -> dict[int, RatingTa
     return tables
 
 
-# ---------------------------------------------------------------- history and head to head
+# ---------------------------------------------------------------- history
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,57 +374,3 @@ def history(outcomes: Iterable[Outcome], **params: float) -> tuple[HistoryPoint,
 
     _run(in_order(outcomes), _by_player, RatingParams(**params), record)
     return tuple(points)
-
-
-@dataclass(frozen=True, slots=True)
-class PairRecord:
-    """How ``row`` fared against ``col`` in the games they shared.
-
-    ``wins`` counts games where row finished strictly ahead (better rank),
-    plus half of those where they tied; ``share`` is wins / games, with its
-    95% Wilson interval ``low``..``high``.
-    """
-
-    row: str
-    col: str
-    games: int
-    wins: float
-    share: float
-    low: float
-    high: float
-
-
-@dataclass(frozen=True, slots=True)
-class HeadToHead:
-    """Every ordered pair of players that shared at least one game."""
-
-    players: tuple[str, ...]
-    pairs: tuple[PairRecord, ...]
-
-    def get(self, row: str, col: str) -> PairRecord | None:
-        """The record of ``row`` against ``col``, or None if they never met."""
-        for p in self.pairs:
-            if p.row == row and p.col == col:
-                return p
-        return None
-
-
-def head_to_head(outcomes: Iterable[Outcome]) -> HeadToHead:
-    """Pairwise shares of games finished ahead, for every pair that met."""
-    games: dict[tuple[str, str], int] = {}
-    wins: dict[tuple[str, str], float] = {}
-    for o in in_order(outcomes):
-        for a in range(o.table_size):
-            for b in range(o.table_size):
-                if a == b:
-                    continue
-                pair = (o.seats[a], o.seats[b])
-                games[pair] = games.get(pair, 0) + 1
-                ahead = 1.0 if o.ranks[a] < o.ranks[b] else 0.5 if o.ranks[a] == o.ranks[b] else 0.0
-                wins[pair] = wins.get(pair, 0.0) + ahead
-    pairs = tuple(
-        PairRecord(r, c, n, wins[r, c], wins[r, c] / n, *wilson(wins[r, c], n))
-        for (r, c), n in sorted(games.items())
-    )
-    players = tuple(sorted({p for pair in games for p in pair}))
-    return HeadToHead(players, pairs)

@@ -17,13 +17,18 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
+from matplotlib import colormaps
+from matplotlib.colors import to_hex
 
 from arena import __version__
 from arena.results.output import write_whole
 from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
-from arena.results.ratings import FAULT_KINDS, Outcome, RatingTable, head_to_head, history, rate, wilson
+from arena.results.head_to_head import head_to_head
+from arena.results.intervals import wilson
+from arena.results.ratings import FAULT_KINDS, Outcome, RatingTable, history, rate
 from arena.results.report_compare import compare_section
-from arena.results.report_games import ReportError, browser_game, pick_games
+from arena.results.errors import ReportError
+from arena.results.report_games import browser_game, pick_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
 
@@ -31,7 +36,7 @@ MAX_GAMES = 40
 """Games embedded in the browser by default (each adds roughly 20 KB)."""
 MAX_FAULT_LINES = 50
 
-__all__ = ["MAX_GAMES", "ReportError", "report", "report_html"]
+__all__ = ["MAX_GAMES", "report", "report_html"]
 
 
 def report(folder: str | Path, out_path: str | Path | None = None, max_games: int = MAX_GAMES) -> Path:
@@ -177,8 +182,6 @@ def _bhabhi_section(outs, order, colors, slug, title, xlabel, key, label) -> dic
 
 def _shade(share: float) -> tuple[str, str]:
     """A heat-map background (red = behind, green = ahead) and a readable text colour."""
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
     r, g, b, _ = colormaps["RdYlGn"](0.1 + 0.8 * share)
     text = "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "#fff"
     return to_hex((r, g, b)), text
@@ -221,12 +224,10 @@ def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
         rows.append({"player": p, "counts": [counts[p][k] for k in FAULT_KINDS], "total": total,
                      "decisions": decisions[p], "per_1000": per})
     any_faults = any(r["total"] for r in rows)
-    details = store.db.execute(
-        "SELECT idx, seat, player, kind, detail FROM faults ORDER BY idx, seat LIMIT ?", (MAX_FAULT_LINES,)
-    ).fetchall()
+    details = store.fault_details(MAX_FAULT_LINES)
     return {"kinds": FAULT_KINDS, "rows": rows, "total": store.fault_count(),
             "img": svg_data_uri(faults_figure(counts, order)) if any_faults else None,
-            "details": [dict(zip(("game", "seat", "player", "kind", "detail"), d)) for d in details],
+            "details": details,
             "shown": len(details)}
 
 

@@ -1,10 +1,10 @@
 """The report's game browser data: each game as a list of states, one per step.
 
-A game record is replayed with the engine (:func:`replay_steps`); its events are
-turned into steps a person can follow (a card played, a clean trick, a cut and
-pick-up, a draw, a take, the end), each holding the full state to draw: every
-hand face up, the trick on the table, the trump, the discard pile's size, who
-is out. At every decision point the step's hands and trick are checked against
+A game record is replayed with the engine (:func:`replay_steps`); the narration
+of its events (:func:`arena.game.display.moments`: a card played, a clean
+trick, a cut and pick-up, a draw, a take, the end) is turned into steps a
+person can follow, each holding the full state to draw: every hand face up,
+the trick on the table, the trump, the discard pile's size, who is out. At every decision point the step's hands and trick are checked against
 the engine's, so the browser shows exactly what the engine did. The page's
 script only renders these states.
 
@@ -16,29 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.game.cards import SUIT_SYMBOLS, SUITS, card
+from arena.game.cards import SUIT_SYMBOLS, card
+from arena.game.display import PLACES, Moment, moments, pretty
 from arena.game.engine import Game
-from arena.game.errors import ArenaError
 from arena.game.record import from_record
 from arena.game.record import start_game as record_start
-from arena.game.rules import Rules
+from arena.results.errors import ReportError
 
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 _SHOW_ORDER = (3, 2, 0, 1)
 """Suits left to right in a shown hand: spades, hearts, clubs, diamonds (black, red, black, red)."""
-_PLACE = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 _REASONS = {"shootout": "shootout: no suit in common with the last opponent",
             "drawn_cut": "cut on a drawn lead with two players left",
             "simultaneous": "every hand emptied on one trick; the highest card of it loses",
             "forfeit": "forfeited after too many faults", "last_player": "last player holding cards"}
-
-
-class ReportError(ArenaError, ValueError):
-    """A results folder or game that the report cannot show."""
-
-
-def pretty(text: str) -> str:
-    return card(text).pretty
 
 
 def hand_key(text: str) -> tuple:
@@ -62,21 +53,17 @@ def apply_recorded(game: Game, event: dict) -> None:
 
 
 class _Steps:
-    """Turns a record's events into display steps (working state of one game)."""
+    """Turns a record's moments into display steps (working state of one game: hands, pile, who is out)."""
 
     def __init__(self, record: dict) -> None:
         self.names: list[str] = record["names"]
-        self.rules = Rules.from_dict(record["rules"])
         start = record["start"]
         self.hands = [set(h) for h in start["hands"]]
-        self.trick: list[tuple[int, str]] = []
-        self.trump = SUITS.index(start["trump"]) if start.get("trump") else -1
         self.discard = len(start.get("discard") or ())
         self.out: list[int | None] = [None] * len(self.names)
         for place, seat in enumerate(start.get("out") or ()):
             self.out[seat] = place
-        self.first_trick = not start.get("first_trick_done", False)
-        self.trick_no = 0
+        self.trick: tuple[tuple[int, str], ...] = ()
         self.steps: list[dict] = []
         self.pending: list[str] = []
 
@@ -84,13 +71,14 @@ class _Steps:
     def who(self, seat: int) -> str:
         return f"{self.names[seat]} [{seat}]"
 
-    def snap(self, kind: str, message: str, ev: int, trick=None, **marks) -> dict:
-        step = {"k": kind, "m": " ".join([*self.pending, message]), "ev": ev, "n": self.trick_no,
+    def snap(self, m: Moment, kind: str, message: str, ev: int, trick=None, **marks) -> dict:
+        """A step after moment ``m``: its table is ``m``'s trick unless ``trick`` is given."""
+        step = {"k": kind, "m": " ".join([*self.pending, message]), "ev": ev, "n": m.number,
                 "h": ["".join(sorted(h, key=hand_key)) for h in self.hands],
-                "t": [[s, c] for s, c in (self.trick if trick is None else trick)]}
+                "t": [[s, c] for s, c in (m.trick if trick is None else trick)]}
         self.pending = []
-        if self.trump >= 0:
-            step["tr"] = self.trump
+        if m.trump >= 0:
+            step["tr"] = m.trump
         if self.discard:
             step["d"] = self.discard
         if any(o is not None for o in self.out):
@@ -106,77 +94,65 @@ class _Steps:
         if ev is not None:
             last["ev"] = ev
 
-    def led(self) -> int:
-        return card(self.trick[0][1]).suit
-
     # -------------------------------------------------------------- events
-    def feed(self, e: dict, j: int) -> None:
-        getattr(self, "_" + e["type"])(e, j)
+    def feed(self, m: Moment, j: int) -> None:
+        self.trick = m.trick if m.kind not in ("clean", "pickup") else ()
+        getattr(self, "_" + m.event["type"])(m, j)
 
-    def _deal(self, e: dict, j: int) -> None:
+    def _deal(self, m: Moment, j: int) -> None:
         holder = next((s for s, h in enumerate(self.hands) if "AS" in h), None)
         sizes = ", ".join(str(len(h)) for h in self.hands)
-        if self.first_trick and holder is not None:
+        if m.first and holder is not None:
             text = f"Dealt ({sizes} cards). {self.who(holder)} holds A♠ and must lead it."
         else:
             text = f"Starting position ({sizes} cards)."
-        self.snap("deal", text, j)
+        self.snap(m, "deal", text, j)
 
-    def _play(self, e: dict, j: int) -> None:
+    def _play(self, m: Moment, j: int) -> None:
+        e = m.event
         seat, text = e["seat"], e["card"]
         self.hands[seat].discard(text)
-        if not self.trick:
-            self.trick_no += 1
-            self.trick.append((seat, text))
-            self.snap("play", f"Trick {self.trick_no}: {self.who(seat)} leads {pretty(text)}.{_by(e)}", j,
-                      last=seat)
-            return
-        led = self.led()
-        self.trick.append((seat, text))
-        suit = card(text).suit
-        if suit == led:
-            self.snap("play", f"{self.who(seat)} plays {pretty(text)}.{_by(e)}", j, last=seat)
-        elif self.rules.trumps and (self.trump < 0 or suit == self.trump):
-            self.snap("play", f"{self.who(seat)} has no {SUIT_WORDS[led]} and trumps with {pretty(text)}.{_by(e)}",
+        led = SUIT_WORDS[card(m.trick[0][1]).suit]
+        if m.kind == "lead":
+            self.snap(m, "play", f"Trick {m.number}: {self.who(seat)} leads {pretty(text)}.{_by(e)}", j, last=seat)
+        elif m.kind == "follow":
+            self.snap(m, "play", f"{self.who(seat)} plays {pretty(text)}.{_by(e)}", j, last=seat)
+        elif m.kind == "ruff":
+            self.snap(m, "play", f"{self.who(seat)} has no {led} and trumps with {pretty(text)}.{_by(e)}",
                       j, last=seat)
-        elif self.first_trick and self.rules.first_trick == "free":
-            self.snap("play", f"{self.who(seat)} has no {SUIT_WORDS[led]} and plays {pretty(text)}: "
+        elif m.kind == "free":
+            self.snap(m, "play", f"{self.who(seat)} has no {led} and plays {pretty(text)}: "
                       f"free on the first trick.{_by(e)}", j, last=seat)
         else:
-            self.snap("cut", f"{self.who(seat)} has no {SUIT_WORDS[led]} and CUTS with {pretty(text)} "
+            self.snap(m, "cut", f"{self.who(seat)} has no {led} and CUTS with {pretty(text)} "
                       f"(thulla)!{_by(e)}", j, last=seat, cut=seat)
 
-    def _trump(self, e: dict, j: int) -> None:
-        self.trump = SUITS.index(e["suit"])
-        self.steps[-1]["tr"] = self.trump
-        self.note(f"{SUIT_SYMBOLS[self.trump]} {SUIT_WORDS[self.trump]} are trumps from now on.", j)
+    def _trump(self, m: Moment, j: int) -> None:
+        self.steps[-1]["tr"] = m.trump
+        self.note(f"{SUIT_SYMBOLS[m.trump]} {SUIT_WORDS[m.trump]} are trumps from now on.", j)
 
-    def _clean(self, e: dict, j: int) -> None:
-        trick, winner = list(self.trick), e["seat"]
-        free = self.first_trick and self.rules.first_trick == "free"
-        self.trick = []
-        self.first_trick = False
-        what = "the free first trick" if free else "clean (nobody cut)"
-        self.snap("clean", f"Trick {self.trick_no} is {what}: its {len(trick)} cards go to the discard pile; "
-                  f"{self.who(winner)} played the highest and leads next.", j, trick=trick, win=winner, gone=1)
-        self.discard += len(trick)
+    def _clean(self, m: Moment, j: int) -> None:
+        winner = m.event["seat"]
+        what = "the free first trick" if m.free else "clean (nobody cut)"
+        self.snap(m, "clean", f"Trick {m.number} is {what}: its {len(m.trick)} cards go to the discard pile; "
+                  f"{self.who(winner)} played the highest and leads next.", j, win=winner, gone=1)
+        self.discard += len(m.trick)
         self.steps[-1]["d"] = self.discard
 
-    def _pickup(self, e: dict, j: int) -> None:
-        trick, picker, cards = list(self.trick), e["seat"], e["cards"]
-        self.trick = []
-        self.first_trick = False
+    def _pickup(self, m: Moment, j: int) -> None:
+        e = m.event
+        picker, cards = e["seat"], e["cards"]
         self.hands[picker].update(cards)
         shown = " ".join(pretty(c) for c in cards)
         if e.get("by") == "fault":
-            self.snap("pickup", f"{self.who(picker)} faulted and picks up the trick's {len(cards)} card(s) "
-                      f"as a penalty: {shown}.", j, trick=trick, pick=picker, gone=2)
+            self.snap(m, "pickup", f"{self.who(picker)} faulted and picks up the trick's {len(cards)} card(s) "
+                      f"as a penalty: {shown}.", j, pick=picker, gone=2)
             return
-        cutter = trick[-1][0] if trick else None
-        self.snap("pickup", f"{self.who(cutter)} cut, so {self.who(picker)} (highest of the led suit) "
-                  f"PICKS UP {len(cards)} card(s): {shown}.", j, trick=trick, pick=picker, cut=cutter, gone=2)
+        self.snap(m, "pickup", f"{self.who(m.cutter)} cut, so {self.who(picker)} (highest of the led suit) "
+                  f"PICKS UP {len(cards)} card(s): {shown}.", j, pick=picker, cut=m.cutter, gone=2)
 
-    def _draw(self, e: dict, j: int) -> None:
+    def _draw(self, m: Moment, j: int) -> None:
+        e = m.event
         seat, text, source = e["seat"], e["card"], e["from"]
         self.hands[seat].add(text)
         if source == "pile":
@@ -185,10 +161,11 @@ class _Steps:
         else:
             self.hands[source].discard(text)
             where = f"{self.who(source)}'s hand"
-        self.snap("draw", f"{self.who(seat)} won the trick with their last card: draws {pretty(text)} "
+        self.snap(m, "draw", f"{self.who(seat)} won the trick with their last card: draws {pretty(text)} "
                   f"from {where} and must lead it.", j, draw=seat)
 
-    def _take(self, e: dict, j: int) -> None:
+    def _take(self, m: Moment, j: int) -> None:
+        e = m.event
         seat = e["seat"]
         if not e["take"]:
             self.pending.append(f"{self.who(seat)} does not take.")
@@ -196,30 +173,33 @@ class _Steps:
         victim, cards = e["from"], e.get("cards", [])
         self.hands[seat].update(cards)
         self.hands[victim].clear()
-        self.snap("take", f"{self.who(seat)} TAKES all {e['count']} card(s) of {self.who(victim)}.", j,
+        self.snap(m, "take", f"{self.who(seat)} TAKES all {e['count']} card(s) of {self.who(victim)}.", j,
                   take=seat, victim=victim)
 
-    def _out(self, e: dict, j: int) -> None:
-        self.out[e["seat"]] = e["place"]
+    def _out(self, m: Moment, j: int) -> None:
+        seat = m.event["seat"]
+        self.out[seat] = m.event["place"]
         self.steps[-1]["o"] = list(self.out)
-        self.note(f"{self.who(e['seat'])} is out ({_PLACE[e['place']]}).", j)
+        self.note(f"{self.who(seat)} is out ({PLACES[m.event['place']]}).", j)
 
-    def _fault(self, e: dict, j: int) -> None:
-        self.pending.append(f"{self.who(e['seat'])} FAULTED ({e['kind']}).")
+    def _fault(self, m: Moment, j: int) -> None:
+        self.pending.append(f"{self.who(m.event['seat'])} FAULTED ({m.event['kind']}).")
 
-    def _forfeit(self, e: dict, j: int) -> None:
-        self.pending.append(f"{self.who(e['seat'])} forfeits: random legal cards are played for it from now on.")
+    def _forfeit(self, m: Moment, j: int) -> None:
+        self.pending.append(f"{self.who(m.event['seat'])} forfeits: random legal cards are played for it "
+                            "from now on.")
 
-    def _end(self, e: dict, j: int) -> None:
+    def _end(self, m: Moment, j: int) -> None:
+        e = m.event
         order = ", ".join(self.who(s) for s in e.get("order", ()))
         if e.get("draw"):
             text = "Game over: a draw; " + ", ".join(self.who(s) for s in e["tied"]) + " share the last place."
-            self.snap("end", f"{text} Finishing order: {order}.", j, trick=[])
+            self.snap(m, "end", f"{text} Finishing order: {order}.", j, trick=())
             return
         loser, cards = e["loser"], e.get("loser_cards", [])
         reason = _REASONS.get(e.get("reason"), e.get("reason", ""))
-        self.snap("end", f"Game over. Bhabhi: {self.who(loser)} ({reason}), left holding {len(cards)} card(s). "
-                  f"Finishing order: {order}.", j, trick=[], loser=loser)
+        self.snap(m, "end", f"Game over. Bhabhi: {self.who(loser)} ({reason}), left holding {len(cards)} card(s). "
+                  f"Finishing order: {order}.", j, trick=(), loser=loser)
 
     # -------------------------------------------------------------- checks
     def check(self, game: Game, index: int) -> None:
@@ -229,7 +209,7 @@ class _Steps:
             if mine != engine:
                 raise ReportError(f"game {index}: replay differs at event {len(game.events)}: seat {seat} "
                                   f"holds {sorted(engine)}, the browser would show {sorted(mine)}")
-        if [(s, str(c)) for s, c in game.trick] != self.trick:
+        if tuple((s, str(c)) for s, c in game.trick) != self.trick:
             raise ReportError(f"game {index}: replay differs at event {len(game.events)}: the trick")
         if self.steps and game.current is not None:
             self.steps[-1]["turn"] = game.current
@@ -246,10 +226,11 @@ def replay_steps(record: dict, index: int = 0) -> list[dict]:
     """The display steps of one game record, replayed and checked with the engine."""
     from_record(Game, record)  # the record must replay exactly (raises ReplayError)
     game, recorded, steps = start_game(record), record["events"], _Steps(record)
+    told = list(moments(record))
     done = 0
     while True:
         for j in range(done, len(game.events)):
-            steps.feed(recorded[j], j)
+            steps.feed(told[j], j)
         done = len(game.events)
         steps.check(game, index)
         if done >= len(recorded) or game.current is None:

@@ -28,17 +28,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from arena.game.errors import ArenaError
+from arena.results.errors import StatsError
 
 REGULARISE = 1e-3
 """Pseudo-count put on each end of the range, so every hypothesised mean inside it
 is reachable however few values were seen (fishtest regularises its pentanomial
 counts with the same 1e-3)."""
 _NEWTON_STEPS = 60
-
-
-class StatsError(ArenaError, ValueError):
-    """A test or figure asked for with parameters it cannot have."""
 
 
 def _check(ok: bool, what: str, expected: str, got) -> None:

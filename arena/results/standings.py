@@ -12,16 +12,12 @@ from typing import Any
 
 from tabulate import tabulate, tabulate_formats
 
-from arena.game.errors import ArenaError
-from arena.results.ratings import FAULT_KINDS, Outcome, breakdown, head_to_head, rate
+from arena.results.errors import TableFormatError
+from arena.results.head_to_head import head_to_head
+from arena.results.ratings import FAULT_KINDS, GROUPINGS, Outcome, breakdown, rate
 from arena.results.store import Store
 
 FORMATS = ("csv", "json", *tabulate_formats)
-GROUPINGS = ("table-size", "rules", "seat")
-
-
-class TableFormatError(ArenaError, ValueError):
-    """An output format or grouping that does not exist."""
 
 
 def outcomes(store: Store) -> list[Outcome]:

@@ -28,13 +28,14 @@ from typing import Any, Iterator
 
 import orjson
 
+from arena.game.rules import Rules
+from arena.game.status import FAULT_KINDS
 from arena.results.store_check import RECOVER, StoreError, check_database, check_file, storage_error
 
 __all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "create_database", "rules_label"]
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = 1
-_FAULT_KINDS = ("timeout", "crash", "illegal", "malformed")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -182,7 +183,7 @@ class Store:
             self.db.execute(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (idx, seat, name, result["ranks"][seat], result["penalty"][seat],
-                 *[kinds.count(k) for k in _FAULT_KINDS], t.get("decisions", 0),
+                 *[kinds.count(k) for k in FAULT_KINDS], t.get("decisions", 0),
                  t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max")))
             for f in faults[seat]:
                 self.db.execute("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
@@ -227,6 +228,13 @@ class Store:
     @_guarded
     def fault_count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM faults").fetchone()[0]
+
+    @_guarded
+    def fault_details(self, limit: int) -> list[dict]:
+        """The first ``limit`` faults in game and seat order: game, seat, player, kind, detail."""
+        cols = ("game", "seat", "player", "kind", "detail")
+        q = "SELECT idx, seat, player, kind, detail FROM faults ORDER BY idx, seat LIMIT ?"
+        return [dict(zip(cols, r)) for r in self.db.execute(q, (limit,))]
 
     def _transaction(self):
         return _Transaction(self.db)
@@ -335,7 +343,6 @@ def rules_label(rules: dict) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _rules_label(key: str) -> str:
-    from arena.game.rules import Rules
     rules = json.loads(key)
     r = Rules.from_dict(rules)
     diff = r.differences()

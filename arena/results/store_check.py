@@ -15,16 +15,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from arena.game.errors import ArenaError
+from arena.results.errors import StoreError
 
 TABLES = ("meta", "players", "games", "seats", "faults")
 HEADER = b"SQLite format 3\x00"
 EXPECTED = "expected a tournament's results database"
 RECOVER = "restore it from a backup, or move the folder aside and run the tournament again"
-
-
-class StoreError(ArenaError, RuntimeError):
-    """A results folder that is missing, damaged, not one of this arena's, or cannot be written."""
 
 
 def check_file(path: Path) -> None:

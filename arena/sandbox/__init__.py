@@ -7,8 +7,8 @@
 from arena.sandbox.limits import (Capabilities, Confinement, Limits, LimitsError,
                                   confine, detect, harden_harness, kill_group,
                                   reap_orphans)
-from arena.sandbox.wire import Frame, LogDrain, read_frame, write_frame
+from arena.sandbox.wire import LogDrain, read_frame, write_frame
 
-__all__ = ["Capabilities", "Confinement", "Frame", "Limits", "LimitsError", "LogDrain",
+__all__ = ["Capabilities", "Confinement", "Limits", "LimitsError", "LogDrain",
            "confine", "detect", "harden_harness", "kill_group", "read_frame",
            "reap_orphans", "write_frame"]

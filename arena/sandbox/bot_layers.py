@@ -1,20 +1,23 @@
 """The layer actions :func:`arena.sandbox.limits.confine` runs, in order.
 
 Each action returns a short detail of what it did, raises
-:class:`~arena.sandbox.limits.Skip` when there is nothing to do, and lets
+:class:`~arena.sandbox.layers.Skip` when there is nothing to do, and lets
 OSError through when the kernel refuses.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import sys
+
+try:
+    import resource
+except ImportError:  # Windows: confine() skips every layer before one needs it
+    resource = None
 from collections.abc import Iterable
 
 from arena.sandbox import landlock, linux, seccomp
-from arena.sandbox.limits import RLIMIT_LAYERS, Limits, Skip
-from arena.sandbox.probe import RLIMITS
+from arena.sandbox.layers import RLIMIT_LAYERS, RLIMITS, Limits, Skip
 
 _MIB = 1 << 20
 
@@ -22,7 +25,7 @@ _MIB = 1 << 20
 def apply_all(steps, limits: Limits, writable_dir: str | None,
               readable: Iterable[str] | None, stage: str = "process",
               program: bytes | None = None, listable: Iterable[str] = ()) -> None:
-    """Run every bot layer through steps (a limits._Steps), in order.
+    """Run every bot layer through steps (a :class:`~arena.sandbox.layers.Steps`), in order.
 
     ``stage``: ``process`` (an exec'd bot process, every layer here), ``server``
     (the fork server, already in its namespaces and read-only root: Landlock is

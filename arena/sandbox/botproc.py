@@ -29,8 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, NamedTuple
 
+from arena.bots.reply import Reply
+from arena.game.status import Status
 from arena.sandbox import processes, wire
 from arena.sandbox.processes import kill_group
 
@@ -39,20 +40,6 @@ LOG_CAP = 64 * 1024
 CMD_PIPE_SIZE = 1 << 20
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _MIN_STEP = 0.002  # seconds between CPU checks near the limit
-
-
-class Answer(NamedTuple):
-    """What one request got back: ``ok`` (value is the frame's data) or
-    ``timeout``, ``crash``, ``malformed``; CPU and wall seconds it took.
-
-    A NamedTuple rather than a frozen dataclass: built on every decision.
-    """
-
-    status: str
-    value: Any = None
-    cpu: float = 0.0
-    wall: float = 0.0
-    detail: str = ""
 
 
 class BotProcess:
@@ -127,13 +114,13 @@ class BotProcess:
                 "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
 
     # ---------------------------------------------------------------- talking
-    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Answer:
+    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:
         """Wait for the answer to ``init``: CPU since birth, wall time since spawn."""
         deadline = None if wall_limit is None else self.started + wall_limit
         return self._receive(self.started, 0.0, cpu_limit, deadline)
 
     def request(self, message: dict, cpu_limit: float | None,
-                wall_limit: float | None) -> Answer:
+                wall_limit: float | None) -> Reply:
         """Send one command and wait for its reply under the given limits."""
         start = time.monotonic()
         cpu0 = self._mark
@@ -148,14 +135,14 @@ class BotProcess:
         return self._write(wire.encode(message), time.monotonic() + timeout) is None
 
     def _receive(self, start: float, cpu0: float, cpu_limit: float | None,
-                 deadline: float | None) -> Answer:
+                 deadline: float | None) -> Reply:
         status, value, detail = self._next_frame(start, cpu0, cpu_limit, deadline)
         cpu, wall = self._spent(start, cpu0)
-        if status == wire.OK:
-            return Answer("ok", value, cpu, wall, "")
-        if status == wire.CLOSED:
-            return Answer("crash", None, cpu, wall, self._death(detail))
-        return Answer(status, None, cpu, wall, detail)
+        if status == Status.OK:
+            return Reply(Status.OK, value, cpu, wall, "")
+        if status == Status.CRASH:
+            return Reply(Status.CRASH, None, cpu, wall, self._death(detail))
+        return Reply(status, None, cpu, wall, detail)
 
     def _next_frame(self, start: float, cpu0: float, cpu_limit: float | None,
                     deadline: float | None) -> tuple[str, object, str]:
@@ -165,15 +152,15 @@ class BotProcess:
         while frame is None:
             late = self._wait(start, cpu0, cpu_limit, deadline)
             if late is not None:
-                return wire.TIMEOUT, None, f"stopped waiting ({late}): {_got(buf)}"
+                return Status.TIMEOUT, None, f"stopped waiting ({late}): {_got(buf)}"
             try:
                 chunk = os.read(self._reply, 65536)
             except BlockingIOError:
                 continue
             except OSError as e:
-                return wire.CLOSED, None, f"reading its reply failed: {e}"
+                return Status.CRASH, None, f"reading its reply failed: {e}"
             if not chunk:
-                return wire.CLOSED, None, f"its reply pipe closed; {_got(buf)}"
+                return Status.CRASH, None, f"its reply pipe closed; {_got(buf)}"
             frame = buf.take(chunk)
         return frame
 
@@ -212,11 +199,11 @@ class BotProcess:
         self._mark = now
         return max(0.0, now - cpu0), wall
 
-    def _failed(self, problem: str, start: float, cpu0: float) -> Answer:
+    def _failed(self, problem: str, start: float, cpu0: float) -> Reply:
         cpu, wall = self._spent(start, cpu0)
         if problem == "closed":
-            return Answer("crash", None, cpu, wall, self._death("its command pipe is closed"))
-        return Answer("timeout", None, cpu, wall, problem)
+            return Reply(Status.CRASH, None, cpu, wall, self._death("its command pipe is closed"))
+        return Reply(Status.TIMEOUT, None, cpu, wall, problem)
 
     def _write(self, data: bytes, deadline: float | None) -> str | None:
         """Write all of data to the command pipe; None, "closed" or a timeout detail."""
@@ -284,6 +271,19 @@ class BotProcess:
 
     def log_text(self) -> str:
         return self.log.text()
+
+
+def read_answer(value, key: str) -> tuple[Status, object, str]:
+    """(status, the answer under key, detail) from a reply frame's data."""
+    if not isinstance(value, dict):
+        return Status.MALFORMED, None, f"the reply is not an object (got {type(value).__name__})"
+    if "error" in value:
+        return Status.CRASH, None, str(value["error"])[:300]
+    if "bad" in value:
+        return Status.MALFORMED, None, f"the answer is not plain data: {str(value['bad'])[:200]}"
+    if key not in value:
+        return Status.MALFORMED, None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
+    return Status.OK, value[key], ""
 
 
 def describe_exit(code: int | None) -> str:

@@ -6,7 +6,7 @@ process (:mod:`arena.sandbox.host`) that runs the bot under the OS limits of
 hands this seat (its own filtered events, its legal actions); what comes back
 is judged here and never trusted:
 
-- every call returns a :class:`~arena.bots.referee.Reply` whose status is ``ok`` or
+- every call returns a :class:`~arena.bots.reply.Reply` whose status is ``ok`` or
   a fault kind (``timeout``, ``crash``, ``malformed``; the referee's
   ``check_reply`` finds ``illegal``); nothing a bot does raises here;
 - time is judged by :class:`~arena.sandbox.timing.Clock` on the process's CPU
@@ -29,19 +29,20 @@ server, the init of their PID namespace).
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
 
-from arena.bots.referee import Reply
+from arena.bots.reply import Reply
+from arena.game.status import Status
 from arena.sandbox import audit
-from arena.sandbox.botproc import LOG_CAP, BotProcess
+from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
 from arena.sandbox.limits import Limits, detect
+from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.pool import IdleProcesses
+from arena.sandbox.serverproc import ForkServer, bot_uid, merged_confinement, use_server
 from arena.sandbox.target import player_target
-from arena.sandbox.serverproc import ForkServer
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
 KEPT_LOGS = 4
@@ -63,7 +64,7 @@ class SandboxClient:
     """Runs ``spec``'s bot in a confined process under ``limits``.
 
     ``limits``: an object with ``decision_ms``, ``bank_ms``, ``startup_ms`` and
-    ``memory_mb`` (an :class:`arena.tournament.spec.LimitsSpec`; None: its defaults).
+    ``memory_mb`` (a :class:`~arena.sandbox.limits_spec.LimitsSpec`; None: its defaults).
     0 means "not limited" for each. ``os_limits`` replaces the OS-level
     :class:`~arena.sandbox.limits.Limits` derived from it (tests use it).
     """
@@ -71,13 +72,12 @@ class SandboxClient:
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None) -> None:
         if limits is None:
-            from arena.tournament.spec import LimitsSpec
             limits = LimitsSpec()
         self.spec, self.name, self.limits = spec, spec.name, limits
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
         self._log_cap, self._python = log_cap, python
         self._player = player_target(spec)
-        self._forked = _use_server(self.os_limits)
+        self._forked = use_server(self.os_limits)
         self._server: ForkServer | None = None
         self._idle = IdleProcesses()
         self._starts = 0
@@ -139,11 +139,11 @@ class SandboxClient:
     def decide(self, events, legal, decision) -> Reply:
         """One decision; a fresh process first catches up on the game so far."""
         if self._game is None:
-            return Reply("crash", detail="decide() before begin()")
+            return Reply(Status.CRASH, detail="decide() before begin()")
         self._game.events.extend(events)
         if self._proc is None or not self._proc.in_game:
             reply = self._open_game()
-            if reply.status != "ok":
+            if not reply.ok:
                 return reply
             events = ()
         message = {"op": "decide", "events": events, "legal": legal,
@@ -212,7 +212,7 @@ class SandboxClient:
     def _open_game(self) -> Reply:
         """Start the process if needed, then send it the game so far."""
         if self._start_failed is not None:
-            return Reply("crash", detail=f"not restarted again this game: {self._start_failed}")
+            return Reply(Status.CRASH, detail=f"not restarted again this game: {self._start_failed}")
         failure = self._ensure_ready()
         if failure is not None:
             self._start_failed = failure.detail
@@ -226,7 +226,7 @@ class SandboxClient:
             else:
                 self._proc.deals.add(g.deal)
         reply = self._ask(message, "ok")
-        if reply.status == "ok":
+        if reply.ok:
             self._proc.in_game = self._proc.served = True
         return reply
 
@@ -239,22 +239,21 @@ class SandboxClient:
             if failure is not None:
                 return failure
         elif self._proc is None and not self._spawn():
-            return Reply("crash", detail=f"start-up: {self._spawn_error}")
+            return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
         startup = self._startup()
         answer = self._proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
         value = answer.value if isinstance(answer.value, dict) else {}
         problem = None
-        if answer.status == "ok" and value.get("ready") is True:
+        if answer.ok and value.get("ready") is True:
             problem = self._audit()
             if problem is None:
                 self._proc.ready_info = value
-                self.confinement = _merged(self._server_confinement, value.get("confinement"))
+                self.confinement = merged_confinement(self._server_confinement, value.get("confinement"))
                 return None
-        status = answer.status if answer.status not in ("ok",) else "crash"
+        status = Status.CRASH if answer.ok else answer.status
         detail = problem or answer.detail or str(value.get("error") or "no ready answer")[:300]
-        if status == "timeout":
-            detail = (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
-                      f"of wall-clock time; {detail}")
+        if status == Status.TIMEOUT:
+            detail = _not_ready(startup, detail)
         self._drop(respawn=False)
         if problem is not None:
             self._drop_server()
@@ -266,23 +265,20 @@ class SandboxClient:
     def _fork_game(self) -> Reply | None:
         """A game process from the fork server (started, and waited for, if needed)."""
         if self._server is None and not self._start_server():
-            return Reply("crash", detail=f"start-up: {self._spawn_error}")
+            return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
         server = self._server
         if server.ready_info is None:
             startup = self._startup()
-            status, detail, cpu, wall = server.ready(startup, None if startup is None
-                                                     else WALL_FACTOR * startup)
-            if status != "ok":
+            ready = server.ready(startup, None if startup is None else WALL_FACTOR * startup)
+            if not ready.ok:
                 self._drop_server()
-                if status == "timeout":
-                    detail = (f"not ready within {startup:.3f} s of CPU time or "
-                              f"{WALL_FACTOR:g} x that of wall-clock time; {detail}")
-                return Reply(status, None, cpu, wall, f"start-up: {detail}")
+                detail = _not_ready(startup, ready.detail) if ready.status == Status.TIMEOUT else ready.detail
+                return ready._replace(detail=f"start-up: {detail}")
             self._server_confinement = server.ready_info.get("confinement")
         proc = server.start_game(keep=self._idle.pids())
         if isinstance(proc, str):
             self._drop_server()
-            return Reply("crash", detail=f"start-up: {proc}")
+            return Reply(Status.CRASH, detail=f"start-up: {proc}")
         proc.deals = set()
         self._proc = proc
         self._box["proc"] = proc
@@ -326,7 +322,7 @@ class SandboxClient:
 
     def _init(self) -> dict:
         return {"player": self._player["player"], "path": self._player.get("path"),
-                "bot_uid": _bot_uid(self.os_limits) if self._forked else None,
+                "bot_uid": bot_uid(self.os_limits) if self._forked else None,
                 "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
                 "readable": readable_paths(self._player, forked=self._forked),
                 "listable": listable_paths(self._player)}
@@ -336,13 +332,13 @@ class SandboxClient:
         answer = self._proc.request(message, self._clock.allowed, self._clock.wall_cap)
         late = self._clock.charge(answer.cpu, answer.wall)
         status, value, detail = answer.status, None, answer.detail
-        if status == "ok":
+        if answer.ok:
             status, value, detail = read_answer(answer.value, key)
-        if late is not None and status == "ok":
-            status, detail = "timeout", f"{late}; its answer came too late"
-        elif late is not None and status == "timeout":
+        if late is not None and status == Status.OK:
+            status, detail = Status.TIMEOUT, f"{late}; its answer came too late"
+        elif late is not None and status == Status.TIMEOUT:
             detail = f"{late}; {detail}"
-        if answer.status != "ok" or status in ("timeout", "crash"):
+        if not answer.ok or status in (Status.TIMEOUT, Status.CRASH):
             self._drop(respawn=True)
         return Reply(status, value, answer.cpu, answer.wall, detail)
 
@@ -380,17 +376,9 @@ class SandboxClient:
             self._spawn()
 
 
-def read_answer(value, key: str) -> tuple[str, object, str]:
-    """(status, the answer under key, detail) from a reply frame's data."""
-    if not isinstance(value, dict):
-        return "malformed", None, f"the reply is not an object (got {type(value).__name__})"
-    if "error" in value:
-        return "crash", None, str(value["error"])[:300]
-    if "bad" in value:
-        return "malformed", None, f"the answer is not plain data: {str(value['bad'])[:200]}"
-    if key not in value:
-        return "malformed", None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
-    return "ok", value[key], ""
+def _not_ready(startup: float, detail: str) -> str:
+    return (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
+            f"of wall-clock time; {detail}")
 
 
 def _log_section(proc: BotProcess) -> str:
@@ -404,32 +392,3 @@ def _kill_box(box: dict) -> None:
         item = box.pop(key, None)
         if item is not None:
             item.kill()
-
-
-NOBODY = 65534
-
-
-def _bot_uid(limits: Limits) -> int | None:
-    """The uid a root harness's fork server runs its bot as: Limits.run_as, or nobody when
-    no cgroup caps its tasks (the kernel enforces RLIMIT_NPROC for every uid but 0)."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return None
-    if limits.run_as is not None:
-        return limits.run_as
-    caps = detect()
-    cgroups = caps.available("cgroups") and "cgroups" not in limits.disable
-    return None if cgroups else NOBODY
-
-
-def _use_server(limits: Limits) -> bool:
-    """Whether bots get a fork server here (namespaces work and it is not disabled)."""
-    return "forkserver" not in limits.disable and detect().available("forkserver")
-
-
-def _merged(server: dict | None, game: dict | None) -> dict | None:
-    """One confinement report: the server's layers, then the game process's."""
-    if server is None:
-        return game
-    steps = [dict(s, name=f"server:{s['name']}") for s in server.get("steps", ())]
-    steps += [dict(s, name=f"game:{s['name']}") for s in (game or {}).get("steps", ())]
-    return {"steps": steps}

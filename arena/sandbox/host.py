@@ -34,15 +34,19 @@ import signal
 import sys
 import traceback
 
+import arena
 from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
+from arena.game.status import Status
+from arena.game.views import SeatTracker
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
-from arena.game.views import SeatTracker
 
 PR_SET_PDEATHSIG = 1
 _MAX_COMMAND = 64 << 20
+BOT_API = arena.api()
+"""The arena API a bot imports (``from arena import Bot, PlayerSpec, ...``), loaded before confinement."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +85,7 @@ class Commands:
             if not chunk:
                 os._exit(0)
             frame = self.frames.take(chunk)
-        if frame[0] != wire.OK:
+        if frame[0] != Status.OK:
             os._exit(2)  # the harness never sends this
         return frame[1]
 

@@ -16,9 +16,8 @@ import subprocess
 import sys
 from collections.abc import Callable
 
-RLIMITS = {"rlimit_as": "RLIMIT_AS", "rlimit_cpu": "RLIMIT_CPU",
-           "rlimit_nofile": "RLIMIT_NOFILE", "rlimit_fsize": "RLIMIT_FSIZE",
-           "rlimit_core": "RLIMIT_CORE", "rlimit_nproc": "RLIMIT_NPROC"}
+from arena.sandbox.layers import RLIMITS
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _HINTS = {
     "namespaces": "is kernel.unprivileged_userns_clone or "
@@ -29,12 +28,8 @@ _HINTS = {
 
 def run_probe(timeout: float = 30.0) -> tuple[list[dict], str | None]:
     """Run :func:`main` in a fresh interpreter; (layers, error text or None)."""
-    # A bare "arena" package object, so the probe skips arena/__init__.py
-    # (the whole library) and loads only the few sandbox modules it needs.
-    code = (f"import sys, types; pkg = types.ModuleType('arena'); "
-            f"pkg.__path__ = [{os.path.join(_ROOT, 'arena')!r}]; "
-            "sys.modules['arena'] = pkg; "
-            "from arena.sandbox.probe import main; main()")
+    # The arena this harness runs (arena/__init__ imports nothing until asked).
+    code = f"import sys; sys.path.insert(0, {_ROOT!r}); from arena.sandbox.probe import main; main()"
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                              timeout=timeout, stdin=subprocess.DEVNULL)

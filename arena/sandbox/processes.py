@@ -68,12 +68,6 @@ def group_members(pgid: int) -> list[tuple[int, str, int]]:
     return found
 
 
-def process_group(pid: int) -> int | None:
-    """The process group of pid (readable for zombies too), or None if gone."""
-    stat = _stat(pid)
-    return None if stat is None else stat[2]
-
-
 def _proc_pids() -> list[int]:
     try:
         return [int(n) for n in os.listdir("/proc") if n.isdigit()]

@@ -23,8 +23,12 @@ import sys
 import tempfile
 import time
 
+from arena.bots.reply import Reply
+from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire
 from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
+from arena.sandbox.layers import Limits
+from arena.sandbox.limits import detect
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_MESSAGE = 1 << 20
@@ -87,8 +91,8 @@ class ForkServer:
         self.ctl.send(json.dumps(message).encode())
 
     # ------------------------------------------------------------- start-up
-    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> tuple[str, str, float, float]:
-        """Wait for the server to import the bot: (status, detail, cpu, wall)."""
+    def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:
+        """Wait for the server to import the bot: ok, or the timeout or crash that stopped it."""
         deadline = None if wall_limit is None else self.started + wall_limit
         clock = None
         while True:
@@ -96,8 +100,8 @@ class ForkServer:
             cpu = _clock_seconds(clock)
             wall = time.monotonic() - self.started
             if problem is not None:
-                status = "timeout" if problem.startswith("stopped") else "crash"
-                return status, problem, cpu, wall
+                status = Status.TIMEOUT if problem.startswith("stopped") else Status.CRASH
+                return Reply(status, None, cpu, wall, problem)
             if "server" in message and self.server_pid is None:
                 self.server_pid = int(message["server"])
                 clock = _cpu_clock(self.server_pid)
@@ -105,8 +109,8 @@ class ForkServer:
             if message.get("ready") is True and self.server_pid is not None:
                 self.ready_info = message
                 self._freeze()
-                return "ok", "", cpu, wall
-            return "crash", str(message.get("error") or f"unexpected {message}")[:500], cpu, wall
+                return Reply(Status.OK, None, cpu, wall)
+            return Reply(Status.CRASH, None, cpu, wall, str(message.get("error") or f"unexpected {message}")[:500])
 
     def _receive(self, deadline: float | None, clock: int | None,
                  cpu_limit: float | None) -> tuple[dict, str | None]:
@@ -303,3 +307,32 @@ def _clock_seconds(clock: int | None) -> float:
         return time.clock_gettime_ns(clock) / 1e9
     except OSError:
         return 0.0
+
+
+NOBODY = 65534
+
+
+def bot_uid(limits: Limits) -> int | None:
+    """The uid a root harness's fork server runs its bot as: Limits.run_as, or nobody when
+    no cgroup caps its tasks (the kernel enforces RLIMIT_NPROC for every uid but 0)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    if limits.run_as is not None:
+        return limits.run_as
+    caps = detect()
+    cgroups = caps.available("cgroups") and "cgroups" not in limits.disable
+    return None if cgroups else NOBODY
+
+
+def use_server(limits: Limits) -> bool:
+    """Whether bots get a fork server here (namespaces work and it is not disabled)."""
+    return "forkserver" not in limits.disable and detect().available("forkserver")
+
+
+def merged_confinement(server: dict | None, game: dict | None) -> dict | None:
+    """One confinement report: the server's layers, then the game process's."""
+    if server is None:
+        return game
+    steps = [dict(s, name=f"server:{s['name']}") for s in server.get("steps", ())]
+    steps += [dict(s, name=f"game:{s['name']}") for s in (game or {}).get("steps", ())]
+    return {"steps": steps}

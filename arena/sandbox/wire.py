@@ -2,7 +2,8 @@
 
 The harness reads with :func:`read_frame`, which never raises for anything the
 bot does: a late, dead, oversized or garbled reply comes back as a
-:class:`Frame` with status ``timeout``, ``closed`` or ``malformed``. The
+:class:`~arena.bots.reply.Reply` with status ``timeout``, ``crash`` (the
+stream ended or failed) or ``malformed``. The
 deadline covers the whole frame, header and body. Nothing is ever unpickled.
 After any status but ``ok`` the stream is out of step: kill the bot.
 
@@ -18,7 +19,9 @@ import select
 import struct
 import threading
 import time
-from dataclasses import dataclass
+
+from arena.bots.reply import Reply
+from arena.game.status import Status
 
 try:
     import orjson as _json
@@ -34,20 +37,6 @@ except ImportError:  # pragma: no cover - orjson is a dependency
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = (1 << 32) - 1
-OK, TIMEOUT, CLOSED, MALFORMED = "ok", "timeout", "closed", "malformed"
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One read: status ok (value holds the data) or timeout, closed, malformed."""
-
-    status: str
-    value: object = None
-    detail: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.status == OK
 
 
 def encode(obj) -> bytes:
@@ -76,7 +65,7 @@ def write_frame_bytes(fd: int, data: bytes) -> int:
     return len(data)
 
 
-def read_frame(fd: int, *, max_bytes: int, deadline: float | None) -> Frame:
+def read_frame(fd: int, *, max_bytes: int, deadline: float | None) -> Reply:
     """Read one frame by deadline (a time.monotonic() value; None: no limit).
 
     A header announcing more than max_bytes is malformed, and its body is
@@ -85,18 +74,16 @@ def read_frame(fd: int, *, max_bytes: int, deadline: float | None) -> Frame:
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     header = _read_exact(fd, poller, HEADER.size, deadline, "header")
-    if isinstance(header, Frame):
+    if isinstance(header, Reply):
         return header
     (size,) = HEADER.unpack(header)
     if size > max_bytes:
-        return Frame(MALFORMED, None, f"frame of {size} bytes announced (limit {max_bytes})")
+        return Reply(Status.MALFORMED, detail=f"frame of {size} bytes announced (limit {max_bytes})")
     body = _read_exact(fd, poller, size, deadline, "body")
-    if isinstance(body, Frame):
+    if isinstance(body, Reply):
         return body
-    try:
-        return Frame(OK, _loads(body))
-    except (ValueError, RecursionError) as e:
-        return Frame(MALFORMED, None, f"body is not JSON: {_short(e)}")
+    status, value, detail = _decoded(body)
+    return Reply(status, value, detail=detail)
 
 
 class FrameBuffer:
@@ -106,8 +93,8 @@ class FrameBuffer:
     :meth:`take`, which gives the next complete frame or None while more
     bytes are needed. One ``os.read`` of a pipe usually holds a whole reply,
     so a round trip costs one read call. Frames come back as ``(status,
-    value, detail)`` tuples (a :class:`Frame`'s fields: no object to build on
-    the hot path); status is ``ok`` or ``malformed``.
+    value, detail)`` tuples (a reply's fields: no object to build on the hot
+    path); status is ``ok`` or ``malformed``.
     """
 
     __slots__ = ("buf", "max_bytes")
@@ -132,7 +119,7 @@ class FrameBuffer:
             return None
         (size,) = HEADER.unpack_from(buf)
         if size > self.max_bytes:
-            return MALFORMED, None, f"frame of {size} bytes announced (limit {self.max_bytes})"
+            return Status.MALFORMED, None, f"frame of {size} bytes announced (limit {self.max_bytes})"
         end = HEADER.size + size
         if len(buf) < end:
             return None
@@ -150,27 +137,27 @@ class FrameBuffer:
 
 def _decoded(body: bytes) -> tuple[str, object, str]:
     try:
-        return OK, _loads(body), ""
+        return Status.OK, _loads(body), ""
     except (ValueError, RecursionError) as e:
-        return MALFORMED, None, f"body is not JSON: {_short(e)}"
+        return Status.MALFORMED, None, f"body is not JSON: {_short(e)}"
 
 
-def _read_exact(fd: int, poller, n: int, deadline: float | None, what: str) -> bytes | Frame:
-    """Exactly n bytes, or the failure Frame that stopped us."""
+def _read_exact(fd: int, poller, n: int, deadline: float | None, what: str) -> bytes | Reply:
+    """Exactly n bytes, or the failure reply that stopped us (the stream's end is a crash)."""
     chunks, got = [], 0
     ready = poller.poll(0)  # usually the bytes are there: no clock needed
     while got < n:
         if not ready and not poller.poll(_timeout_ms(deadline)):
-            return Frame(TIMEOUT, None, f"deadline passed with {got} of {n} {what} bytes")
+            return Reply(Status.TIMEOUT, detail=f"deadline passed with {got} of {n} {what} bytes")
         ready = False
         try:
             chunk = os.read(fd, n - got)
         except BlockingIOError:
             continue
         except OSError as e:
-            return Frame(CLOSED, None, f"read failed: {e}")
+            return Reply(Status.CRASH, detail=f"read failed: {e}")
         if not chunk:
-            return Frame(CLOSED, None, f"end of stream after {got} of {n} {what} bytes")
+            return Reply(Status.CRASH, detail=f"end of stream after {got} of {n} {what} bytes")
         chunks.append(chunk)
         got += len(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)

@@ -18,7 +18,9 @@ from typing import Callable
 
 from arena.results.paired import META_KEY, CompareTest, Figures, PairedTally, tally
 from arena.results.store import Store, StoreError
-from arena.tournament.event import Progress, Tournament, TournamentError
+from arena.game.rules import PRESETS, Presets
+from arena.tournament.errors import TournamentError
+from arena.tournament.event import Progress, Tournament
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, spec_from_dict
 
@@ -37,16 +39,18 @@ def default_name(a: str, b: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.\-]", "_", f"compare-{a}-{b}")[:64]
 
 
-def compare_spec(test: CompareTest, field: tuple[str, ...], games: int, **keys) -> TournamentSpec:
+def compare_spec(test: CompareTest, field: tuple[str, ...], games: int, presets: Presets = PRESETS,
+                 **keys) -> TournamentSpec:
     """The paired tournament of a comparison: ``games`` is the cap (rounded up to whole deals).
 
-    ``keys`` are any other tournament keys (name, seed, rules, table_sizes, limits, jobs, ...).
+    ``keys`` are any other tournament keys (name, seed, rules, table_sizes, limits, jobs, ...);
+    ``presets`` the presets its rule set may name (a registry's).
     """
     size = (keys.get("table_sizes") or [4])[0]
     deals = max(1, -(-games // (2 * size)))
     data = {"name": default_name(test.a, test.b), **keys, "format": "paired", "deals": deals,
             "players": [test.a, test.b, *field], "candidates": [test.a, test.b]}
-    return spec_from_dict(data, "compare")
+    return spec_from_dict(data, "compare", presets)
 
 
 class Comparison:

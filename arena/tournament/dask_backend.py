@@ -25,13 +25,13 @@ arena works without it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import threading
 import weakref
 from concurrent.futures import CancelledError, Future, InvalidStateError
 
-from arena.game.errors import ArenaError
-from arena.tournament.worker import WorkerMismatch
+from arena.tournament.errors import DaskBackendError, WorkerMismatch
 
 try:  # the plugin base class, when distributed is installed
     from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
@@ -40,10 +40,6 @@ except ImportError:  # pragma: no cover - exercised only without dask
 
 INSTALL_HINT = "pip install 'bhabhi-arena[dask]'"
 PLUGIN_NAME = "bhabhi-arena"
-
-
-class DaskBackendError(ArenaError, RuntimeError):
-    """The Dask backend cannot start or go on (no distributed, no scheduler, lost batches)."""
 
 
 # ------------------------------------------------------------ worker side
@@ -55,14 +51,14 @@ def arena_fingerprint() -> dict:
     return {"version": __version__, "code_hash": code_hash_of(Game)}
 
 
-_FINGERPRINT: dict = {}
+@functools.cache
+def _cached_fingerprint() -> tuple:
+    return tuple(arena_fingerprint().items())
 
 
 def _local_fingerprint() -> dict:
     """The fingerprint, taken once per process (closest to the code it has imported)."""
-    if not _FINGERPRINT:
-        _FINGERPRINT.update(arena_fingerprint())
-    return _FINGERPRINT
+    return dict(_cached_fingerprint())
 
 
 def _arena_refusal(expected: dict) -> str | None:
@@ -130,16 +126,18 @@ class DaskExecutor:
     ``distributed.Client``, which the caller keeps and closes. ``retries``: how often Dask re-runs a batch that
     raised (a worker's refusal is never re-run; lost workers are governed by
     the scheduler's ``allowed-failures``). ``connect_timeout``: seconds to
-    wait for the scheduler.
+    wait for the scheduler. ``arena``: the fingerprint every worker must match
+    (default: this process's, :func:`arena_fingerprint`).
     """
 
-    def __init__(self, address_or_client, retries: int = 1, connect_timeout: float = 10.0) -> None:
+    def __init__(self, address_or_client, retries: int = 1, connect_timeout: float = 10.0,
+                 arena: dict | None = None) -> None:
         distributed = _distributed()
         self.retries = retries
         self._own = not isinstance(address_or_client, distributed.Client)
         self.client = self._connect(distributed, address_or_client, connect_timeout) if self._own \
             else address_or_client
-        self._arena = dict(_local_fingerprint())
+        self._arena = dict(arena or _local_fingerprint())
         self._futures: weakref.WeakSet = weakref.WeakSet()
         self._closed = False
         self._prepare_workers()

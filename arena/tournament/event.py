@@ -21,16 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from arena.tournament.spec import ConfigError, TournamentSpec, base_player, spec_from_dict
 from arena.game.errors import ArenaError
-from arena.plugins.registry import check_in_process
-from arena.tournament.schedule import GameSpec
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
+from arena.plugins.registry import check_in_process
 from arena.results.store import Store, StoreError
-
-
-class TournamentError(ArenaError, RuntimeError):
-    """A tournament that cannot start or go on."""
+from arena.tournament.errors import ConfigError, TournamentError
+from arena.tournament.schedule import GameSpec
+from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +54,6 @@ class Progress:
 def schedule(spec: TournamentSpec) -> list[GameSpec]:
     """Every game of the tournament, in order."""
     return spec.schedule_format().games()
-
-
-def results_folder(spec: TournamentSpec, root: str | Path = "results") -> Path:
-    return Path(root) / spec.name
 
 
 def player_names(games: Iterable[GameSpec]) -> list[str]:
@@ -165,7 +158,7 @@ class Tournament:
             raise TournamentError(str(exc)) from None
         if data is None:
             raise TournamentError(f"{folder} holds no tournament spec")
-        return cls(spec_from_dict(data, f"{folder}/spec"), folder, registry)
+        return cls(spec_from_dict(data, f"{folder}/spec", registry.presets), folder, registry)
 
     def folder_secret(self, store: Store, given: Secret | None = None) -> Secret:
         """The folder's secret: read and checked against the store, or made for a folder without one.

@@ -14,31 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from arena.game.errors import ArenaError
-from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from arena.tournament import paired  # noqa: F401  (registers the "paired" format)
-from arena.tournament.schedule import ScheduleError, make_format
+from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
+from arena.sandbox.limits_spec import LimitsSpec
+from arena.tournament.errors import ConfigError, ScheduleError
+from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
+from arena.tournament.formats.base import DEFAULT_HOUSE
 
-FORMATS = ("round-robin", "gauntlet", "paired")
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 ALIAS_MARK = "#"
 """``random#2`` is a second, separately rated seat-holder playing as ``random`` (see :func:`base_player`)."""
 _RESULT_NEUTRAL = ("jobs", "batch", "backend", "scheduler")
 """Spec keys that change how a tournament runs, never which games it plays or their results."""
-
-
-class ConfigError(ArenaError, ValueError):
-    """A tournament file or flag that cannot be used."""
-
-
-@dataclass(frozen=True, slots=True)
-class LimitsSpec:
-    """Per-bot limits in a tournament (see docs/sandbox.md)."""
-
-    decision_ms: int = 1000
-    bank_ms: int = 0
-    startup_ms: int = 10000
-    memory_mb: int = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +37,11 @@ class TournamentSpec:
     seed: int = 1
     rules: tuple[dict, ...] = ({"preset": "getaway"},)
     table_sizes: tuple[int, ...] = (4,)
-    format: str = "round-robin"
+    format: str = DEFAULT_FORMAT
     candidates: tuple[str, ...] = ()
     deals: int = 1
     budget: int | None = None
-    house: tuple[str, ...] = ("random",)
+    house: tuple[str, ...] = DEFAULT_HOUSE
     limits: LimitsSpec = field(default_factory=LimitsSpec)
     jobs: int = 0
     sandbox: str = "auto"
@@ -65,12 +52,19 @@ class TournamentSpec:
     scheduler: str | None = None
     source: str = field(default="tournament", compare=False, repr=False)
     """Where the spec came from (a file name, "command line"), for messages; not part of the spec."""
+    presets: Presets = field(default=PRESETS, compare=False, repr=False)
+    """The presets its rule sets name (a registry's: the built-in ones and plugins'); not part of the spec."""
 
     def rules_objects(self) -> list[Rules]:
-        return [rules_from(r) for r in self.rules]
+        """Each rule set as :class:`Rules`, its preset resolved in :attr:`presets`."""
+        return [rules_from(r, self.presets) for r in self.rules]
+
+    def resolve(self, entry: dict) -> Rules:
+        """The :class:`Rules` of one of :attr:`rules` (a game's ``rules``, as the schedule gives it)."""
+        return self.rules_objects()[self.rules.index(entry)]
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "source"}
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_SPEC}
         d["limits"] = {f.name: getattr(self.limits, f.name) for f in fields(LimitsSpec)}
         for key in ("players", "rules", "table_sizes", "candidates", "house"):
             d[key] = list(d[key])
@@ -85,13 +79,8 @@ class TournamentSpec:
         return self.jobs or _usable_cores()
 
     def schedule_format(self):
-        """The :mod:`arena.tournament.schedule` format object that makes this tournament's games."""
-        params = dict(table_sizes=self.table_sizes, rules=self.rules, seed=self.seed, deals=self.deals,
-                      budget=self.budget, house=self.house)
-        if self.format in ("gauntlet", "paired"):
-            field_ = tuple(p for p in self.players if p not in self.candidates)
-            return make_format(self.format, candidates=self.candidates, field=field_, **params)
-        return make_format("round-robin", players=self.players, **params)
+        """The :mod:`arena.tournament.formats` object that makes this tournament's games."""
+        return format_class(self.format).from_spec(self)
 
 
 def _usable_cores() -> int:
@@ -110,19 +99,20 @@ def base_player(name: str) -> str:
     return name.split(ALIAS_MARK, 1)[0]
 
 
-def rules_from(entry: dict) -> Rules:
-    """A rule set from a ``{"preset": name, option: value, ...}`` table."""
-    entry = dict(entry)
-    preset = entry.pop("preset", "getaway")
-    return Rules.preset(preset, **entry)
+def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
+    """A rule set from a ``{"preset": name, option: value, ...}`` table (the preset defaults to getaway)."""
+    return Rules.from_dict({"preset": "getaway", **entry}, presets)
 
 
-_TOP_KEYS = {f.name for f in fields(TournamentSpec) if f.name != "source"} | {"ratings", "fault_policy", "max_faults"}
+_NOT_SPEC = ("source", "presets")
+_TOP_KEYS = {f.name for f in fields(TournamentSpec) if f.name not in _NOT_SPEC} | {"ratings", "fault_policy", "max_faults"}
 _LIMIT_KEYS = {f.name for f in fields(LimitsSpec)}
 
 
-def load_spec(path: str | Path, **overrides: Any) -> TournamentSpec:
-    """Read and validate a tournament file; ``overrides`` (from CLI flags) win over the file."""
+def load_spec(path: str | Path, presets: Presets = PRESETS, **overrides: Any) -> TournamentSpec:
+    """Read and validate a tournament file; ``overrides`` (from CLI flags) win over the file.
+
+    ``presets``: the presets its rule sets may name (a plugin registry's ``presets``)."""
     path = Path(path)
     where = str(path)
     try:
@@ -139,11 +129,12 @@ def load_spec(path: str | Path, **overrides: Any) -> TournamentSpec:
         raise ConfigError(f"{where}: not valid TOML: {' '.join(str(exc).split())}") from None
     data.setdefault("name", path.stem)
     data.update({k: v for k, v in overrides.items() if v is not None})
-    return spec_from_dict(data, where)
+    return spec_from_dict(data, where, presets)
 
 
-def spec_from_dict(data: dict[str, Any], where: str = "tournament") -> TournamentSpec:
-    """Validate plain data (a parsed TOML file, or the spec stored with results)."""
+def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Presets = PRESETS) -> TournamentSpec:
+    """Validate plain data (a parsed TOML file, or the spec stored with results); ``presets`` as in
+    :func:`load_spec`."""
     data = dict(data)
     for key in data:
         if key not in _TOP_KEYS:
@@ -156,15 +147,15 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament") -> Tournamen
     _backend_table(data, where)
     spec = TournamentSpec(
         name=_name(data, where), players=_names(data, "players", where, required=True),
-        seed=_int(data, "seed", where, 1, lo=0), rules=_rules(data, where, rules_only),
-        table_sizes=_sizes(data, where), format=_choice(data, "format", FORMATS, where, "round-robin"),
+        seed=_int(data, "seed", where, 1, lo=0), rules=_rules(data, where, presets, rules_only),
+        table_sizes=_sizes(data, where), format=_choice(data, "format", tuple(FORMATS), where, DEFAULT_FORMAT),
         candidates=_names(data, "candidates", where), deals=_int(data, "deals", where, 1, lo=1),
-        budget=_int(data, "budget", where, None, lo=1), house=_names(data, "house", where, default=("random",)),
+        budget=_int(data, "budget", where, None, lo=1), house=_names(data, "house", where, default=DEFAULT_HOUSE),
         limits=_limits(data, where), jobs=_int(data, "jobs", where, 0, lo=0),
         sandbox=_sandbox(data, where), batch=_int(data, "batch", where, 8, lo=1),
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
-        source=where,
+        source=where, presets=presets,
     )
     return _cross_check(spec, where)
 
@@ -206,11 +197,9 @@ def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
                 rules.check_players(size)
             except ArenaError as exc:
                 raise ConfigError(f"{where}: key 'table_sizes': {exc}") from None
-    if spec.format == "gauntlet" and not spec.candidates:
-        raise ConfigError(f"{where}: key 'candidates': a gauntlet needs at least one candidate")
-    if spec.format == "round-robin" and spec.candidates:
-        raise ConfigError(f"{where}: key 'candidates': only a gauntlet (or the paired format) has candidates "
-                          f"(format is {spec.format!r})")
+    if spec.candidates and "candidates" not in format_class(spec.format).reads:
+        users = " or ".join(f"a {name}" for name, cls in FORMATS.items() if "candidates" in cls.reads)
+        raise ConfigError(f"{where}: key 'candidates': only {users} has candidates (format is {spec.format!r})")
     for key in ("players", "candidates", "house"):
         names = getattr(spec, key)
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -227,19 +216,14 @@ def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
     return spec
 
 
-_SCHEDULE_KEYS = {"field": "players", "table_sizes": "table_sizes", "budget": "budget", "rules": "rules",
-                  "players": "players", "candidates": "candidates", "house": "house", "deals": "deals"}
-
-
 def _check_schedule(spec: TournamentSpec, where: str) -> None:
-    """Build the format (cheap: no table is drawn yet) so a schedule that cannot exist is refused now."""
+    """Build the format (cheap: no table is drawn yet) so a schedule that cannot exist is refused now;
+    the error names the spec key its format parameter comes from."""
     try:
         spec.schedule_format()
     except ScheduleError as exc:
-        text = str(exc).split(": ", 1)[-1]
-        key = "house" if "house" in text else next(
-            (k for p, k in _SCHEDULE_KEYS.items() if text.startswith(p)), "players")
-        raise ConfigError(f"{where}: key {key!r}: {text}") from None
+        key = format_class(spec.format).spec_keys.get(exc.param, exc.param or "format")
+        raise ConfigError(f"{where}: key {key!r}: {exc.reason}") from None
 
 
 def _name(data, where) -> str:
@@ -310,7 +294,7 @@ def _sizes(data, where) -> tuple[int, ...]:
     return tuple(sorted(set(value)))
 
 
-def _rules(data, where, rules_only=None) -> tuple[dict, ...]:
+def _rules(data, where, presets: Presets, rules_only=None) -> tuple[dict, ...]:
     value = data.get("rules", "getaway")
     rules_only = rules_only or {}
     items = value if isinstance(value, list) else [value]
@@ -323,7 +307,7 @@ def _rules(data, where, rules_only=None) -> tuple[dict, ...]:
         for key, v in rules_only.items():
             entry.setdefault(key, v)
         try:
-            rules_from(entry)
+            rules_from(entry, presets)
         except ArenaError as exc:
             raise ConfigError(f"{where}: key 'rules': {exc}") from None
         out.append(entry)

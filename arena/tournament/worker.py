@@ -16,24 +16,30 @@ import threading
 from contextvars import ContextVar
 from dataclasses import fields
 
-from arena.game.errors import ArenaError
 from arena.bots.referee import play_game
-from arena.tournament.schedule import GameSpec
+from arena.game.errors import ArenaError
+from arena.game.rules import Rules
 from arena.game.seeds import Secret, tournament_deal
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client
-from arena.tournament.spec import LimitsSpec, base_player, rules_from
-
-class WorkerMismatch(ArenaError, RuntimeError):
-    """A worker whose installed player differs from the coordinator's."""
+from arena.sandbox.limits_spec import LimitsSpec
+from arena.tournament.errors import WorkerMismatch
+from arena.tournament.schedule import GameSpec
+from arena.tournament.spec import base_player
 
 
 def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret) -> dict:
-    """Plain data describing a batch, for a worker (it holds the secret: never for a bot)."""
+    """Plain data describing a batch, for a worker (it holds the secret: never for a bot).
+
+    Each game's ``rules`` go as every option of its resolved :class:`Rules`
+    (:meth:`TournamentSpec.resolve`), so a worker plays them without looking
+    a preset up: a plugin's preset needs no registry there.
+    """
     return {
         "spec": spec.to_dict(),
         "secret": secret.hex(),
-        "games": [{f.name: getattr(g, f.name) for f in fields(g)} for g in games],
+        "games": [{**{f.name: getattr(g, f.name) for f in fields(g)}, "rules": spec.resolve(g.rules).to_dict()}
+                  for g in games],
         "players": {p["name"]: p for p in players},
     }
 
@@ -117,7 +123,7 @@ class Worker:
         for g in payload["games"]:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
-            record = play_game(rules_from(game.rules), clients, tournament_deal(secret, game.deal_seed),
+            record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
                                game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
                                schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))

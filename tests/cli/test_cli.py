@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.cli.app
+import arena
 from arena import Game
 from arena.cli.app import app, main
 from arena.plugins.registry import DISABLE_ENV
@@ -26,9 +26,8 @@ BUILTIN = ("heuristic", "high", "low", "random", "sampler")
 
 @pytest.fixture(autouse=True)
 def builtin_players_only(monkeypatch):
-    """Built-in players only, and a registry loaded afresh by each test."""
+    """Built-in players only (each `main` call loads its own registry)."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -3,21 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from cli.test_cli_tournament import builtin_players_only, one_error_line, run  # noqa: F401  (an autouse fixture)
 
-from arena.cli.app import main
-from arena.plugins.registry import DISABLE_ENV
 from arena.results.report import report_html
-
-
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    monkeypatch.setenv(DISABLE_ENV, "1")
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_sprt_run_prints_the_verdict_and_resumes_to_the_same(capsys, tmp_path):
@@ -66,4 +54,5 @@ def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
 def test_errors_are_one_line(capsys, tmp_path, argv, fragment):
     """Each mistake is one 'error:' line naming what was expected, exit code 2."""
     code, out, err = run(capsys, *argv, "--results", tmp_path)
-    assert code == 2 and out == "" and err.startswith("error:") and fragment in err and err.count("\n") == 1
+    assert code == 2
+    one_error_line(code, out, err, fragment)

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.cli.app
 from arena import Game
 from arena.cli.app import app, main
 from arena.plugins.registry import DISABLE_ENV
@@ -30,9 +29,8 @@ TINY_GAMES = 2 * (3 + 4)  # two rule sets; one 3-seat table, one 4-seat table (r
 
 @pytest.fixture(autouse=True)
 def builtin_players_only(monkeypatch):
-    """Built-in players only, and a registry loaded afresh by each test."""
+    """Built-in players only (each `main` call loads its own registry)."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -65,7 +63,6 @@ def done(tmp_path_factory) -> Path:
     (root / "tiny.toml").write_text(QUICK)
     mp = pytest.MonkeyPatch()
     mp.setenv(DISABLE_ENV, "1")
-    mp.setattr(arena.cli.app, "_REGISTRY", None)
     try:
         assert main(["tournament", "run", str(root / "tiny.toml"), "--results", str(root), "-q", "--jobs", "1"]) == 0
     finally:
@@ -213,6 +210,8 @@ def test_replay_by_number_and_id(capsys, done):
 ERRORS = [
     (["tournament", "run"], ["give a tournament file or --players"]),
     (["tournament", "run", "{tmp}/missing.toml"], ["missing.toml: no such tournament file"]),
+    (["tournament", "run", "no-such-event"],
+     ["no tournament file 'no-such-event' here and no ready event of that name", "quick", "ladder"]),
     (["tournament", "run", "{event}", "--table-sizes", "3,x"], ["--table-sizes expects numbers 3-8"]),
     (["tournament", "run", "{event}", "--table-sizes", "9"], ["tiny.toml: key 'table_sizes'", "3-8"]),
     (["tournament", "run", "{event}", "--rules", "playnest", "--table-sizes", "8"],

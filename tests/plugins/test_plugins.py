@@ -101,10 +101,9 @@ def example_site(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def with_example(example_site, monkeypatch):
-    """The installed example plugin on sys.path for this test only, with a fresh CLI registry."""
+    """The installed example plugin on sys.path for this test only (each `main` call loads it afresh)."""
     monkeypatch.syspath_prepend(str(example_site))
     monkeypatch.delenv(DISABLE_ENV, raising=False)
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
     yield example_site
     assert "arena_example" not in sys.modules  # the harness never imports a third-party plugin
 
@@ -226,15 +225,6 @@ def test_scaffold_editable_install_sees_edits(scaffold_site):
 # ------------------------------------------------------- broken plugins
 # ``fake_plugins`` (tests/conftest.py) writes each plugin as a real tiny distribution on
 # sys.path: discovery finds it in the metadata and imports it only in its confined child.
-
-
-@pytest.fixture
-def restore_presets():
-    """Plugins may register presets globally; put the preset table back afterwards."""
-    saved = dict(PRESETS)
-    yield
-    PRESETS.clear()
-    PRESETS.update(saved)
 
 
 def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
@@ -388,6 +378,28 @@ def test_third_party_cannot_declare_itself_trusted(fake_plugins):
     assert registry.get("heuristic").trusted is True
 
 
+def test_builtin_players_register_through_the_entry_point_table():
+    """The built-in players are the bhabhi-arena distribution's own `arena.plugins` entry point."""
+    [entry] = [ep for ep in metadata.entry_points(group=plugins.ENTRY_POINT_GROUP, name=plugins.BUILTIN_PLUGIN)
+               if ep.dist is not None and ep.dist.name == plugins.DISTRIBUTION]
+    assert entry.value == "players"
+    registry = load(autoload=False)
+    assert registry.manager.get_plugin(plugins.BUILTIN_PLUGIN) is entry.load()
+    assert all(spec.trusted and spec.plugin == "players" for spec in registry.players.values())
+
+
+def test_a_third_party_entry_point_named_players_is_not_the_builtin(fake_plugins):
+    """Another distribution's entry point named `players` is neither imported nor trusted."""
+    path = fake_plugins("players", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("impostor", LowBot, trusted=True)]
+    """)
+    registry = load()
+    assert "impostor" not in registry.players and path.stem not in sys.modules
+    assert registry.get("low").trusted is True
+
+
 def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
     """The environment variable turns entry-point loading off entirely: no players, no problems."""
     fake_plugins("broken", "raise RuntimeError('boom')\n")
@@ -433,8 +445,9 @@ def test_version_without_distribution_version(fake_plugins):
     assert registry.get("random").version == metadata.version("bhabhi-arena")
 
 
-def test_rule_presets_hook(fake_plugins, restore_presets):
-    """arena_rule_presets adds presets; a non-Rules item or a clash with a preset is a problem."""
+def test_rule_presets_hook(fake_plugins):
+    """arena_rule_presets adds presets to the registry's (not to the built-in table); a non-Rules item
+    or a clash with a preset is a problem."""
     fake_plugins("presets", """
         @hookimpl
         def arena_rule_presets():
@@ -442,7 +455,8 @@ def test_rule_presets_hook(fake_plugins, restore_presets):
                     Rules(name="getaway", escape="pass")]
     """)
     registry = load()
-    assert Rules.preset("quick-pass").escape == "pass"
+    assert registry.presets.rules("quick-pass").escape == "pass"
+    assert "quick-pass" not in PRESETS
     messages = [p.message for p in registry.problems if p.plugin == "presets"]
     assert len(messages) == 2
     assert any("expected Rules, got str" in m for m in messages)
@@ -450,7 +464,7 @@ def test_rule_presets_hook(fake_plugins, restore_presets):
     assert PRESETS["getaway"].escape == "draw"
 
 
-def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, restore_presets, capsys):
+def test_plugin_preset_plays_with_a_sandboxed_plugin_bot(fake_plugins, capsys):
     """A plugin's preset is usable by name (`arena variants`, `--rules`), with its own bot seated."""
     fake_plugins("both", """
         @hookimpl

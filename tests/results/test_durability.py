@@ -26,13 +26,13 @@ from pathlib import Path
 
 import pytest
 
-import arena.cli.app
 from arena.cli.app import main
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import DISABLE_ENV, load
 from arena.results.standings import ratings_text
-from arena.results.store import DB_NAME, Store, StoreError
+from arena.results.errors import StoreError
+from arena.results.store import DB_NAME, Store
 from arena.tournament.event import Tournament
 
 SPEC = {"name": "tiny", "seed": 3, "rules": ["getaway"], "players": ["heuristic", "low", "high"],
@@ -43,9 +43,8 @@ TOML = "\n".join(f"{k} = {json.dumps(v)}" for k, v in SPEC.items()) + "\n"
 
 @pytest.fixture(autouse=True)
 def builtin_players_only(monkeypatch):
-    """Built-in players only, and the CLI's registry loaded afresh by each test."""
+    """Built-in players only (each `main` call loads its own registry)."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +172,7 @@ COMMANDS = [
     ["replay", "{folder}", "0"],
     ["report", "{folder}"],
     ["plot", "{folder}", "-o", "{root}/ratings.png"],
-    ["check", "endings", "{folder}"],
+    ["research", "endings", "{folder}"],
 ]
 
 
@@ -210,7 +209,7 @@ def test_damaged_record_text_is_one_error_line(capsys, reference, tmp_path):
                           "WHERE idx = 4")
     code, out, err = run(capsys, "replay", folder, "3")
     assert code == 0 and err == ""
-    for argv in (["replay", folder, "4"], ["check", "endings", folder], ["report", folder]):
+    for argv in (["replay", folder, "4"], ["research", "endings", folder], ["report", folder]):
         one_error_line(*run(capsys, *argv), f"{folder / DB_NAME} is damaged: the stored game 4 is not valid JSON")
     code, out, err = run(capsys, "ratings", folder)  # the ratings use the seats table, which is intact
     assert code == 0 and out.startswith(f"{GAMES} games")

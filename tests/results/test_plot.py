@@ -22,7 +22,7 @@ from arena.results.plot import (
     svg_text,
 )
 from arena.results.ratings import HistoryPoint
-from arena.results.report_games import ReportError
+from arena.results.errors import ReportError
 from arena.results.store import Store
 
 

@@ -11,19 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.game.errors import ArenaError
-from arena.results.ratings import (
-    FAULT_KINDS,
-    Outcome,
-    RatingParams,
-    RatingsError,
-    breakdown,
-    head_to_head,
-    history,
-    prob_above,
-    ranks_from_order,
-    rate,
-    wilson,
-)
+from arena.results.errors import RatingsError
+from arena.results.head_to_head import head_to_head
+from arena.results.intervals import prob_above, wilson
+from arena.results.ratings import FAULT_KINDS, Outcome, RatingParams, breakdown, history, ranks_from_order, rate
 
 
 def outcome(index, seats, order=None, *, draw=(), rules="getaway", faults=(), decision_ms=()):

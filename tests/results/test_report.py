@@ -18,12 +18,14 @@ import pytest
 from broken_bot.results import PLAYERS, make_results
 
 from arena import Bot, PlayerSpec, Rules
+from arena.game.display import describe, moments
 from arena.game.engine import Game
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
-from arena.results.report import ReportError, report, report_html
+from arena.results.errors import ReportError, StoreError
+from arena.results.report import report, report_html
 from arena.results.report_games import apply_recorded, pick_games, replay_steps, start_game
-from arena.results.store import Store, StoreError
+from arena.results.store import Store
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -150,6 +152,24 @@ def test_steps_show_cuts_and_pickups(results):
                     assert picked <= set(re.findall(r"[2-9TJQKA][CDHS]\*?", step["h"][step["pick"]]))
                     assert "CUTS" in prev["m"] and "PICKS UP" in step["m"]
     assert found > 0
+
+
+def test_replay_text_and_browser_tell_one_narration(results):
+    """`arena replay`'s lines and the browser's steps are both told from the same moments."""
+    ruffs = 0
+    with Store(results) as store:
+        for idx, record in store.records():
+            told = list(moments(record))
+            lines, steps = describe(record), replay_steps(record, idx)
+            tricks = max(m.number for m in told)
+            assert sum(line.startswith("Trick ") for line in lines) == tricks == max(s["n"] for s in steps)
+            cuts = [m for m in told if m.kind == "pickup" and m.cutter is not None]
+            assert sum("cuts (thulla)!" in line for line in lines) == len(cuts)
+            assert [s["cut"] for s in steps if s["k"] == "pickup" and "cut" in s] == [m.cutter for m in cuts]
+            ruff = sum(m.kind == "ruff" for m in told)
+            assert sum("trumps with" in s["m"] for s in steps) == ruff
+            ruffs += ruff
+    assert ruffs > 0  # donkey games: trumps from players who cannot follow
 
 
 class _Taker(Bot):

@@ -18,7 +18,8 @@ from arena import Game
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import load
-from arena.results.store import DB_NAME, Store, StoreError, rules_label
+from arena.results.errors import StoreError
+from arena.results.store import DB_NAME, Store, rules_label
 from arena.tournament.event import Tournament
 
 SPEC = {"name": "small", "players": ["heuristic", "low", "high"], "table_sizes": [3, 4], "deals": 2,

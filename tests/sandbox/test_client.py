@@ -388,7 +388,7 @@ def _alive(pid: int) -> bool:
 
 def test_sandbox_bench_reports_round_trips_and_games_per_second():
     """The benchmark's lines: medians and p99s in µs, then games/s side by side."""
-    from arena.sandbox.bench import sandbox_bench
+    from arena.plugins.sandbox_bench import sandbox_bench
 
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     lines = sandbox_bench(decisions=50, games=2)

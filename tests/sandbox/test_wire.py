@@ -13,7 +13,8 @@ import time
 import pytest
 
 from arena.sandbox import wire
-from arena.sandbox.wire import Frame, LogDrain, read_frame, write_frame
+from arena.bots.reply import Reply
+from arena.sandbox.wire import LogDrain, read_frame, write_frame
 
 SLACK = 0.5  # seconds a loaded 2-core CI machine may add to a deadline
 
@@ -60,7 +61,7 @@ def test_round_trip(pipe):
     for value in values:
         write_frame(w, value)
     for value in values:
-        assert read_frame(r, max_bytes=1 << 16, deadline=soon()) == Frame("ok", value)
+        assert read_frame(r, max_bytes=1 << 16, deadline=soon()) == Reply("ok", value)
 
 
 def test_write_frame_returns_bytes_written(pipe):
@@ -146,31 +147,31 @@ def test_pickle_is_never_unpickled(pipe):
     assert ran == []
 
 
-def test_eof_is_closed(pipe):
-    """The writer gone before a byte: closed (the bot died)."""
+def test_eof_is_a_crash(pipe):
+    """The writer gone before a byte: a crash (the bot died)."""
     r, w = pipe
     pipe.close(w)
     frame = read_frame(r, max_bytes=100, deadline=soon())
-    assert frame.status == "closed"
+    assert frame.status == "crash"
     assert "0 of 4 header bytes" in frame.detail
 
 
-def test_eof_mid_frame_is_closed(pipe):
-    """The writer gone in the middle of a body: closed."""
+def test_eof_mid_frame_is_a_crash(pipe):
+    """The writer gone in the middle of a body: a crash."""
     r, w = pipe
     os.write(w, struct.pack(">I", 10) + b"[1,")
     pipe.close(w)
     frame = read_frame(r, max_bytes=100, deadline=soon())
-    assert frame.status == "closed"
+    assert frame.status == "crash"
     assert "3 of 10 body bytes" in frame.detail
 
 
-def test_bad_fd_is_closed():
+def test_bad_fd_is_a_crash():
     """A read end that is already closed is reported, not raised."""
     r, w = os.pipe()
     os.close(r)
     os.close(w)
-    assert read_frame(r, max_bytes=100, deadline=soon(0.1)).status in ("closed", "timeout")
+    assert read_frame(r, max_bytes=100, deadline=soon(0.1)).status in ("crash", "timeout")
 
 
 def test_slow_dribble_times_out_on_the_whole_frame(pipe):
@@ -210,7 +211,7 @@ def test_frame_split_across_writes_within_deadline(pipe):
     thread.start()
     frame = read_frame(r, max_bytes=100, deadline=soon(2 + SLACK))
     thread.join()
-    assert frame == Frame("ok", "hello")
+    assert frame == Reply("ok", "hello")
 
 
 def test_non_blocking_fd(pipe):

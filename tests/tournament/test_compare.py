@@ -13,11 +13,10 @@ import pytest
 
 from arena.game.seeds import Secret
 from arena.plugins.registry import DISABLE_ENV, load
-from arena.results.paired import CompareError, CompareTest, PairedTally, figures_lines, game_index, unit_of
+from arena.results.paired import CompareTest, PairedTally, figures_lines
 from arena.results.store import Store
 from arena.tournament.compare import Comparison, compare_spec, field_for
 from arena.tournament.executors import SerialExecutor
-from arena.tournament.spec import ConfigError
 
 SECRET = Secret(bytes(range(32)))
 
@@ -34,33 +33,6 @@ def spec_of(test, games=400, **keys):
 def run(test, folder, registry, games=400):
     c = Comparison.create(spec_of(test, games), test, folder, registry, SECRET)
     return c, c.run(SerialExecutor(registry))
-
-
-def test_halves_of_a_deal_differ_only_in_the_candidate():
-    """A's and B's games of a deal: same deal seed, rotation, opponents in the same seats, same bot seeds."""
-    test = CompareTest("heuristic", "low")
-    games = spec_of(test).schedule_format().games()
-    n = 4
-    for deal in range(5):
-        for r in range(n):
-            ga, gb = games[game_index(deal, 0, r, n)], games[game_index(deal, 1, r, n)]
-            assert (ga.deal_seed, ga.rotation) == (gb.deal_seed, gb.rotation)
-            assert [p for p in ga.seats if p != "heuristic"] == [p for p in gb.seats if p != "low"]
-            assert ga.seats.index("heuristic") == gb.seats.index("low")
-            assert ga.bot_seeds(SECRET) == gb.bot_seeds(SECRET)
-            assert unit_of(ga.index, n) == (deal, 0) and unit_of(gb.index, n) == (deal, 1)
-    assert "heuristic#field" in {p for g in games for p in g.seats}
-    drawn = {frozenset(games[game_index(d, 0, 0, n)].seats) - {"heuristic"} for d in range(50)}
-    assert len(drawn) > 1  # the opponents are drawn per deal
-
-
-def test_paired_format_refuses_what_it_cannot_pair():
-    """Two table sizes, or a candidate in the field, are refused naming the key."""
-    test = CompareTest("heuristic", "low")
-    with pytest.raises(ConfigError, match="table_sizes.*one table size"):
-        spec_of(test, table_sizes=[3, 4])
-    with pytest.raises(CompareError, match="must differ"):
-        CompareTest("low", "low")
 
 
 def test_sprt_stops_before_the_cap_and_the_store_gives_the_same_verdict(tmp_path, registry):

@@ -14,7 +14,7 @@ pytest.importorskip("distributed", reason="dask.distributed is not installed: pi
 from distributed import Client, LocalCluster  # noqa: E402
 
 from arena.tournament.spec import spec_from_dict  # noqa: E402
-from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor  # noqa: E402
+from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor, arena_fingerprint  # noqa: E402
 from arena.tournament.executors import LocalExecutor  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 from arena.results.standings import head_to_head_text, ratings_text  # noqa: E402
@@ -242,13 +242,11 @@ def test_player_mismatch_refused_naming_player_and_worker(tmp_path, registry, cl
         assert store.count() == 0
 
 
-def test_arena_mismatch_refused_at_start(client, monkeypatch):
+def test_arena_mismatch_refused_at_start(client):
     """Workers whose arena differs from the coordinator's are named before any batch is sent."""
-    import arena.tournament.dask_backend
-    arena.tournament.dask_backend._local_fingerprint()
-    monkeypatch.setitem(arena.tournament.dask_backend._FINGERPRINT, "code_hash", "ffffffffffffffff")
+    other = {**arena_fingerprint(), "code_hash": "ffffffffffffffff"}
     with pytest.raises(WorkerMismatch, match=r"^worker tcp://127.0.0.1:\d+ runs arena .*coordinator runs arena"):
-        DaskExecutor(client)
+        DaskExecutor(client, arena=other)
     assert client.status == "running"
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import arena.cli.app
 from arena.cli.app import main
 from arena.tournament.spec import ConfigError, load_spec, spec_from_dict
 from arena.tournament.executors import LocalExecutor, SerialExecutor
@@ -41,9 +40,8 @@ background (a shell starts background jobs with SIGINT ignored)."""
 
 @pytest.fixture(autouse=True)
 def builtin_players_only(monkeypatch):
-    """Built-in players only, and the CLI's registry loaded afresh by each test."""
+    """Built-in players only (each `main` call loads its own registry)."""
     monkeypatch.setenv(DISABLE_ENV, "1")
-    monkeypatch.setattr(arena.cli.app, "_REGISTRY", None)
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,8 @@
-"""Tests for arena.tournament.schedule: tournament formats, counts, balance, seeds."""
+"""Tests for the schedule every format shares: values, seeds, budgets and samples, parameters."""
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 from collections import Counter
 
@@ -12,66 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.game.errors import ArenaError
-from arena.tournament import paired  # noqa: F401  (registers the "paired" format, as arena.tournament.spec does)
-from arena.tournament.schedule import (
-    FORMATS,
-    GameSpec,
-    ScheduleError,
-    make_format,
-)
 from arena.game.seeds import Secret, derive_seed
+from arena.tournament.errors import ScheduleError
+from arena.tournament.formats import FORMATS, make_format
 
-NAMES = [f"p{i:02d}" for i in range(20)]
-
-
-def rr(players=5, sizes=(4,), deals=1, rules=("getaway",), seed=1, **kw):
-    """A round robin over the first ``players`` names."""
-    names = NAMES[:players] if isinstance(players, int) else players
-    return make_format(
-        "round-robin", players=names, table_sizes=list(sizes), deals=deals, rules=list(rules), seed=seed, **kw
-    )
-
-
-def groups(games):
-    """Games grouped by table and deal (one rotation group each), in order."""
-    out: dict[str, list[GameSpec]] = {}
-    for g in games:
-        out.setdefault(g.game_id.rsplit("-r", 1)[0], []).append(g)
-    return out
-
-
-def tables(games):
-    """The distinct tables (player sets with their rule set label) of a schedule."""
-    return [(gs[0].game_id.split("-")[1], frozenset(gs[0].seats)) for gs in groups(games).values()]
-
-
-def pair_counts(games, names):
-    """How many tables (counted once per table, not per game) each pair shared."""
-    seen = Counter()
-    for _, players in set(tables(games)):
-        seen.update(itertools.combinations(sorted(players), 2))
-    return [seen[p] for p in itertools.combinations(sorted(names), 2)]
-
-
-def check_structure(fmt):
-    """Invariants every schedule keeps."""
-    games = fmt.games()
-    assert [g.index for g in games] == list(range(len(games)))
-    assert len({g.game_id for g in games}) == len(games)
-    assert fmt.count() == len(games)
-    for g in games:
-        assert len(set(g.seats)) == len(g.seats), g
-        assert g.dealer == 0
-    for gs in groups(games).values():
-        n = len(gs[0].seats)
-        assert [g.rotation for g in gs] == list(range(n))
-        assert len({g.deal_seed for g in gs}) == 1
-        base = gs[0].seats
-        for g in gs:
-            r = g.rotation
-            assert g.seats == tuple(base[(s - r) % n] for s in range(n))
-    return games
-
+from schedule_checks import NAMES, check_structure, groups, pair_counts, rr, tables
 
 # ---------------------------------------------------------------- seeds and values
 
@@ -109,99 +53,6 @@ def test_bot_seeds_differ_by_seat_and_rotation():
 def test_registry_has_both_formats():
     """Formats are made by name."""
     assert {"round-robin", "gauntlet"} <= set(FORMATS)
-
-
-# ---------------------------------------------------------------- round robin
-
-
-def test_round_robin_count():
-    """5 players, tables of 4, 2 deals: C(5,4) tables x 2 deals x 4 rotations."""
-    fmt = rr(players=5, sizes=(4,), deals=2)
-    games = check_structure(fmt)
-    assert len(games) == math.comb(5, 4) * 2 * 4 == 40
-    assert not fmt.sampled
-
-
-def test_round_robin_mixed_sizes_and_rule_sets():
-    """Every rule set times every table size times every combination."""
-    fmt = rr(players=6, sizes=(3, 5), deals=1, rules=("getaway", ("getaway", {"escape": "pass"})))
-    games = check_structure(fmt)
-    per = math.comb(6, 3) * 3 + math.comb(6, 5) * 5
-    assert len(games) == 2 * per
-    assert [g.rules for g in games[:per]] == ["getaway"] * per
-    assert games[per].rules == ("getaway", {"escape": "pass"})
-
-
-def test_every_combination_present():
-    """The full round robin holds each combination of players exactly once per deal."""
-    games = rr(players=6, sizes=(4,), deals=3).games()
-    combos = Counter(frozenset(g.seats) for g in games if g.rotation == 0)
-    assert set(combos) == {frozenset(c) for c in itertools.combinations(NAMES[:6], 4)}
-    assert set(combos.values()) == {3}
-
-
-def test_every_player_holds_every_hand():
-    """Within a deal, each player sits once at each seat (so holds each hand)."""
-    for gs in groups(rr(players=5, sizes=(5,)).games()).values():
-        for name in gs[0].seats:
-            assert sorted(g.seats.index(name) for g in gs) == list(range(5))
-
-
-def test_full_round_robin_seat_balance():
-    """Each player sits in each seat equally often at each table size."""
-    games = rr(players=7, sizes=(3, 4), deals=2).games()
-    by_size = Counter((len(g.seats), name, seat) for g in games for seat, name in enumerate(g.seats))
-    for n in (3, 4):
-        assert len({by_size[n, p, s] for p in NAMES[:7] for s in range(n)}) == 1
-
-
-def test_seating_varies_neighbours_across_deals():
-    """Each deal shuffles the circle, so a player does not sit behind the same opponent all event."""
-    games = rr(players=4, sizes=(4,), deals=12).games()
-    behind = Counter((g.seats[s], g.seats[(s + 1) % 4]) for g in games for s in range(4))
-    assert len(behind) == 12  # every ordered pair of the 4 players are neighbours at some deal
-
-
-def test_game_ids_name_table_deal_rotation():
-    """Game ids are short and say rule set, size, table, deal and rotation."""
-    games = rr(players=5, sizes=(4,), deals=2).games()
-    assert games[0].game_id == "rr-0-4p-0000-d0-r0"
-    assert games[-1].game_id == "rr-0-4p-0004-d1-r3"
-
-
-def test_determinism():
-    """The same parameters give identical specs; another seed, other deals (same tables)."""
-    a, b, c = rr(seed=11).games(), rr(seed=11).games(), rr(seed=12).games()
-    assert a == b
-    assert [frozenset(g.seats) for g in a] == [frozenset(g.seats) for g in c]
-    assert {g.deal_seed for g in a}.isdisjoint({g.deal_seed for g in c})
-
-
-def test_deal_seeds_distinct_between_tables_and_deals():
-    """Only the rotations of one deal share a deal seed."""
-    games = rr(players=6, sizes=(3, 4), deals=2).games()
-    assert len({g.deal_seed for g in games}) == len(groups(games))
-
-
-def test_house_fill_in():
-    """A pool smaller than the table is topped up from the house list."""
-    games = check_structure(rr(players=3, sizes=(3, 4)))
-    four = [g for g in games if len(g.seats) == 4]
-    assert len(four) == 4
-    assert all("random" in g.seats for g in four)
-    assert all("random" not in g.seats for g in games if len(g.seats) == 3)
-
-
-def test_custom_house_and_house_name_in_pool():
-    """House names already in the pool are skipped, never seated twice."""
-    games = rr(players=["random", "a", "b"], sizes=(5,), house=["random", "first", "last"]).games()
-    assert all(sorted(g.seats) == ["a", "b", "first", "last", "random"] for g in games)
-
-
-def test_pool_plus_house_too_small():
-    """When even the house cannot fill a table, the error names size and counts."""
-    with pytest.raises(ScheduleError, match=r"table size 6 needs 6 distinct players; 3 players and 1 house"):
-        rr(players=3, sizes=(3, 6))
 
 
 # ---------------------------------------------------------------- budget sample
@@ -262,51 +113,6 @@ def test_huge_schedule_needs_budget():
     with pytest.raises(ScheduleError, match="budget must be set"):
         rr(players=names, sizes=(8,))
     assert rr(players=names, sizes=(8,), budget=800).count() == 800
-
-
-# ---------------------------------------------------------------- gauntlet
-
-
-def test_gauntlet_one_candidate_per_table():
-    """Every table has exactly one candidate and field players, all rotations."""
-    fmt = make_format(
-        "gauntlet", candidates=["x", "y"], field=NAMES[:5], table_sizes=[3, 4], deals=2, rules="getaway", seed=2
-    )
-    games = check_structure(fmt)
-    assert len(games) == 2 * 2 * (math.comb(5, 2) * 3 + math.comb(5, 3) * 4)
-    for g in games:
-        assert sum(p in ("x", "y") for p in g.seats) == 1
-
-
-def test_gauntlet_candidates_share_field_and_deals():
-    """Both candidates meet the same field tables with the same deal seeds."""
-    fmt = make_format("gauntlet", candidates=["x", "y"], field=NAMES[:6], table_sizes=[4], rules="g", seed=2)
-    games = fmt.games()
-    seen = {}
-    for g in games:
-        cand = "x" if "x" in g.seats else "y"
-        rest = frozenset(g.seats) - {cand}
-        seen.setdefault((rest, g.deal_seed, g.rotation), set()).add(cand)
-    assert all(v == {"x", "y"} for v in seen.values())
-
-
-def test_gauntlet_house_fill_and_sample():
-    """A short field is topped up from the house; a budget samples the field."""
-    small = make_format("gauntlet", candidates=["x"], field=["a"], table_sizes=[3], rules="g", seed=1)
-    assert all(sorted(g.seats) == ["a", "random", "x"] for g in small.games())
-    big = make_format(
-        "gauntlet", candidates=["x"], field=NAMES[:12], table_sizes=[5], rules="g", seed=1, budget=200
-    )
-    games = check_structure(big)
-    assert big.sampled and len(games) <= 200
-    field = Counter(p for g in games if g.rotation == 0 for p in g.seats if p != "x")
-    assert max(field.values()) - min(field.values()) <= 1
-
-
-def test_gauntlet_refuses_candidate_in_field():
-    """A candidate may not also be in the field."""
-    with pytest.raises(ScheduleError, match="gauntlet: field must be a list without the candidates"):
-        make_format("gauntlet", candidates=["a"], field=["a", "b", "c"], table_sizes=[3], rules="g", seed=1)
 
 
 # ---------------------------------------------------------------- bad parameters

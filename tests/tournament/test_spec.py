@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.spec import ConfigError, LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
 from arena.game.errors import ArenaError
+from arena.game.rules import PRESETS, Rules
+from arena.game.seeds import Secret
 from arena.plugins.registry import load
-from arena.game.rules import Rules
 from arena.tournament.event import Tournament
+from arena.tournament.spec import ConfigError, LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
+from arena.tournament.worker import batch_payload
 
 FULL = """
 name = "full"
@@ -231,3 +233,19 @@ def test_rules_objects_are_rules(tmp_path):
     spec = load_spec(write(tmp_path, GOOD + 'rules = [{preset = "champions", shootout = false}]\n'))
     (rules,) = spec.rules_objects()
     assert isinstance(rules, Rules) and rules.name == "champions" and rules.shootout is False
+
+
+def test_presets_are_passed_not_global():
+    """A preset that only a registry's presets hold resolves with them and is unknown without them;
+    a batch for a worker carries every option of the resolved rules, so it needs no preset table."""
+    presets = PRESETS.adding(Rules(name="quick", escape="pass", max_players=5))
+    data = {"name": "q", "players": ["low", "high", "random"], "table_sizes": [3], "rules": [{"preset": "quick", "max_faults": 2}]}
+    spec = spec_from_dict(data, "q.toml", presets)
+    assert spec.rules_objects()[0] == Rules(name="quick", escape="pass", max_players=5, max_faults=2)
+    with pytest.raises(ConfigError, match=r"q.toml: key 'rules': unknown preset 'quick'"):
+        spec_from_dict(data, "q.toml")
+    assert "quick" not in PRESETS
+    games = spec.schedule_format().games()
+    payload = batch_payload(spec, games[:2], [], Secret(bytes(32)))
+    assert [Rules.from_dict(g["rules"]) for g in payload["games"]] == [spec.rules_objects()[0]] * 2
+    assert all("preset" not in g["rules"] for g in payload["games"])

@@ -1,4 +1,4 @@
-"""The paired format: two candidates play the same deals, seats, opponents and bot seeds.
+"""Paired: two candidates play the same deals, seats, opponents and bot seeds.
 
 Deal ``d`` draws ``n - 1`` opponents from the field (a seeded draw per deal),
 shuffles the circle round the table as every format does (:func:`seating`),
@@ -8,78 +8,75 @@ candidate's seat named ``candidate`` rather than A or B, so the field's bots and
 the candidate's get the same seeds in both halves: the two halves of a deal
 differ only in the candidate's code. Game indices follow
 :func:`arena.results.paired.game_index`, so deal ``d``'s games come before deal
-``d + 1``'s and a sequential test can stop after any deal.
+``d + 1``'s and a sequential test can stop after any deal. In a tournament
+spec the field is every player who is not a candidate; ``deals`` is the cap.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from arena.game.seeds import canonical, derive_seed
+from arena.game.seeds import sample_seed, schedule_deal_seed
 from arena.results.paired import game_index
-from arena.tournament.schedule import Cell, Format, GameSpec, _fail, _names, register, seating
+from arena.tournament.formats.base import fail
+from arena.tournament.formats.gauntlet import Gauntlet
+from arena.tournament.schedule import Cell, GameSpec, seating
 
 SEED_NAME = "candidate"
-"""The name both candidates' seat is keyed with (no player can be called that: it is not in the pool)."""
+"""The name both candidates' seat is keyed with in the bot seeds (never a seat's name: not in the pool)."""
 
 
-@register
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Paired(Format):
-    """Candidates A and B (exactly two) on the same deals against opponents drawn from the field.
+class Paired(Gauntlet):
+    """A gauntlet of exactly two candidates, A and B, on the same deals against opponents drawn from the field.
 
-    ``deals`` is the cap: the schedule has ``2 * n * deals`` games, played in
-    deal order; one table size and one rule set.
+    The schedule has ``2 * n * deals`` games in deal order; one table size and one rule set.
     """
 
     name: ClassVar[str] = "paired"
     prefix: ClassVar[str] = "p"
 
-    candidates: tuple[str, ...]
-    field: tuple[str, ...]
-
     def _validate(self) -> None:
-        self._set("candidates", _names(self.name, "candidates", self.candidates))
-        self._set("field", _names(self.name, "field", self.field, empty=True))
+        Gauntlet._validate(self)  # names, and no candidate in the field
         if len(self.candidates) != 2:
-            raise _fail(self.name, "candidates", "two players, A and B", list(self.candidates))
-        if set(self.candidates) & set(self.field):
-            raise _fail(self.name, "field", "a list without the candidates", list(self.field))
+            raise fail(self.name, "candidates", "two players, A and B", list(self.candidates))
         if len(self.table_sizes) != 1:
-            raise _fail(self.name, "table_sizes", "one table size", list(self.table_sizes))
+            raise fail(self.name, "table_sizes", "one table size", list(self.table_sizes))
         if len(self.rules) != 1:
-            raise _fail(self.name, "rules", "one rule set", list(self.rules))
+            raise fail(self.name, "rules", "one rule set", list(self.rules))
         if self.budget is not None:
-            raise _fail(self.name, "budget", "unset (deals caps a comparison)", self.budget)
+            raise fail(self.name, "budget", "unset (deals caps a comparison)", self.budget)
 
     @property
     def size(self) -> int:
         return self.table_sizes[0]
 
-    def cells(self) -> list[Cell]:
-        pool = self._fill(self.field, self.size - 1, self.candidates, "field players", self.size)
-        return [Cell(f"{self.prefix}-0-{self.size}p", self.rules[0], self.size, pool, ((SEED_NAME,),))]
+    def _cell(self, label: str, rules: Any, size: int) -> Cell:
+        pool = self._fill(self.field, size - 1, self.candidates, "field players", size)
+        return Cell(label, rules, size, pool, ((SEED_NAME,),))
 
     def opponents(self, deal: int) -> tuple[str, ...]:
         """The field players of deal ``deal``, in the pool's order."""
         pool = self.cells()[0].pool
-        drawn = set(random.Random(derive_seed(self.seed, "paired-field", deal)).sample(pool, self.size - 1))
+        rng = random.Random(sample_seed(self.seed, f"{self.prefix}-field-d{deal}"))
+        drawn = set(rng.sample(pool, self.size - 1))
         return tuple(p for p in pool if p in drawn)
 
     def games(self) -> list[GameSpec]:
         n, rules, specs = self.size, self.rules[0], []
         for deal in range(self.deals):
-            deal_seed = derive_seed(self.seed, "paired-deal", canonical(rules), n, deal)
-            circle = seating((SEED_NAME, *self.opponents(deal)), deal_seed)
+            opponents = self.opponents(deal)
+            deal_seed = schedule_deal_seed(self.seed, rules, n, opponents, deal)
+            circle = seating((SEED_NAME, *opponents), deal_seed)
             for side, candidate in enumerate(self.candidates):
                 for r in range(n):
                     keyed = tuple(circle[(s - r) % n] for s in range(n))
                     seats = tuple(candidate if p == SEED_NAME else p for p in keyed)
                     game_id = f"{self.prefix}-{n}p-d{deal}-{'ab'[side]}-r{r}"
-                    specs.append(GameSpec(game_index(deal, side, r, n), game_id,
-                                          rules, seats, deal_seed, r, seed_names=keyed))
+                    specs.append(GameSpec(game_index(deal, side, r, n), game_id, rules, seats, deal_seed, r,
+                                          seed_names=keyed))
         return specs
 
     def count(self) -> int:
@@ -89,9 +86,9 @@ class Paired(Format):
     def sampled(self) -> bool:
         return False
 
-    def _who(self) -> str:
-        return f"{self.candidates[0]} against {self.candidates[1]}, {len(self.field)} field players"
-
     def describe(self) -> str:
         return (f"{self.name}: {self._who()}; {self.size} seats; seed {self.seed}: up to {self.deals} deals, "
                 f"{self.count()} games (each deal {self.size} rotations for each candidate)")
+
+    def _who(self) -> str:
+        return f"{self.candidates[0]} against {self.candidates[1]}, {len(self.field)} field players"

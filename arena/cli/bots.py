@@ -1,0 +1,67 @@
+"""``arena new-bot`` and ``arena check-bot``: start a bot package, and check one before it enters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.cli.options import limits_overrides, spec_overrides
+from arena.cli.output import out
+from arena.cli.session import session
+from arena.plugins.checkbot import check_bot, planned_games
+from arena.plugins.registry import check_in_process
+from arena.plugins.scaffold import new_bot as scaffold
+from arena.sandbox.limits_spec import LimitsSpec
+
+app = typer.Typer()
+
+
+@app.command("new-bot")
+def new_bot(
+    name: str = typer.Argument(..., help="The bot's name (lowercase, e.g. my-bot)."),
+    directory: Path = typer.Option(Path("."), "--dir", help="Where to create the package folder."),
+) -> None:
+    """Create a ready-to-install bot plugin package."""
+    target = scaffold(name, directory)
+    out(f"created {target}")
+    out(f"next:  pip install -e {target}   then   arena players")
+
+
+@app.command("check-bot")
+def check_bot_cmd(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The player to check, as `arena players` lists it."),
+    games: int = typer.Option(2, "--games", "-n", min=1, help="Seeded games per preset and table size."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the check's games."),
+    rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
+    table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
+                                              help="Table sizes, comma-separated (default: all each preset allows)."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    sandbox: bool = typer.Option(True, "--sandbox/--in-process",
+                                 help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
+    table_format: str = typer.Option("simple", "--table-format", help="A tabulate format for the table."),
+) -> None:
+    """Check a bot before submitting it; exit code 1 when any check fails.
+
+    Plays seeded games at every table size of every preset and reports whether
+    the bot loads, answers every decision legally, stays within the time and
+    memory limits, handles takes (bhabho) and trumps (donkey), and plays the
+    same moves given the same seeds.
+    """
+    chosen = spec_overrides(rules=rules, table_sizes=table_sizes)
+    limits = LimitsSpec(**limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
+                                           memory_mb=memory_mb))
+    reg = session(ctx).registry
+    if not sandbox and name in reg.players:
+        check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
+    kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
+    typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
+    report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
+    out(report.table(table_format))
+    if not report.ok:
+        raise typer.Exit(1)

@@ -1,0 +1,51 @@
+"""``arena ratings``, ``arena report`` and ``arena plot``: a finished (or stopped) tournament's results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.cli.output import out
+from arena.results.standings import head_to_head_text, ratings_text
+from arena.results.store import Store
+
+app = typer.Typer()
+
+
+@app.command()
+def ratings(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    by: Optional[str] = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
+    table_format: str = typer.Option("simple", "--format", "-f", help="csv, json or a tabulate format (simple, github, grid, ...)."),
+    h2h: bool = typer.Option(False, "--head-to-head", help="Show the head-to-head table instead."),
+) -> None:
+    """The TrueSkill rating table of a tournament (computed from the store, in game order)."""
+    with Store(folder) as store:
+        out(head_to_head_text(store, table_format) if h2h else ratings_text(store, table_format, by))
+
+
+@app.command("report")
+def report_cmd(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="The HTML file to write (default: FOLDER/report.html)."),
+    games: int = typer.Option(40, "--games", min=0,
+                              help="Games in the game browser, chosen evenly over rules and table sizes (0: none)."),
+) -> None:
+    """Write one self-contained HTML report: ratings, plots, head to head, faults and a game browser."""
+    from arena.results.report import report  # jinja2 and matplotlib: only when a report is written
+    path = report(folder, output, max_games=games)
+    out(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); open it in any browser, no network needed")
+
+
+@app.command("plot")
+def plot_cmd(
+    folder: Path = typer.Argument(..., help="A tournament's results folder."),
+    output: Path = typer.Option(Path("ratings.png"), "--output", "-o", help="The image to write: .png, .svg or .pdf."),
+    dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
+) -> None:
+    """Plot each player's rating (mu, with a band of +- sigma) against games played."""
+    from arena.results.plot import plot  # matplotlib: only when a plot is drawn
+    out(f"wrote {plot(folder, output, dpi)}")

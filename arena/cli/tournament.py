@@ -1,0 +1,139 @@
+"""``arena tournament run|resume|status``: play a tournament, continue one, say how far it got."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+import tournaments as ready
+from arena.cli.errors import EXIT_INTERRUPTED, UserError
+from arena.cli.options import limits_overrides, secret_from as read_secret_from, spec_overrides
+from arena.cli.output import out, sandbox_warning
+from arena.cli.progress import LiveProgress
+from arena.cli.session import session
+from arena.results.standings import ratings_text
+from arena.results.store import Store
+from arena.tournament.event import Tournament, status_lines
+from arena.tournament.executors import make_executor
+from arena.tournament.spec import load_spec, spec_from_dict
+
+app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
+
+
+@app.command("run")
+def run(
+    ctx: typer.Context,
+    file: Optional[Path] = typer.Argument(
+        None, help="A tournament file (TOML), or the name of a ready event (e.g. quick); flags override its keys."),
+    name: Optional[str] = typer.Option(None, "--name", help="Tournament name (results go to results/NAME)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Tournament seed."),
+    rules: Optional[str] = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
+    players_: Optional[str] = typer.Option(None, "--players", help="Player names, comma-separated."),
+    table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
+    format_: Optional[str] = typer.Option(None, "--format", help="round-robin or gauntlet."),
+    candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
+    deals: Optional[int] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation)."),
+    budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
+    house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
+    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
+    batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
+    secret_from: Optional[Path] = typer.Option(
+        None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
+        "to play another run's games again exactly (default: a fresh random secret)."),
+    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+) -> None:
+    """Run a tournament and print its rating table."""
+    flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
+                           format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
+                           fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
+                           scheduler=scheduler)
+    limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
+    presets = session(ctx).registry.presets
+    if file is not None:
+        file = event_file(file)
+        spec = load_spec(file, presets, **flags, limits=None)
+        if limits:
+            spec = spec_from_dict({**spec.to_dict(), "limits": {**spec.to_dict()["limits"], **limits}}, str(file),
+                                  presets)
+    else:
+        if "players" not in flags:
+            raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
+        spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
+    t = Tournament.create(spec, results / spec.name, session(ctx).registry, read_secret_from(secret_from))
+    _play(t, quiet, table_format)
+
+
+def event_file(file: Path) -> Path:
+    """``file`` itself when it is there or looks like a path; else the ready event of that name."""
+    if file.exists() or file.suffix or len(file.parts) != 1:
+        return file  # a path: loading it says what is wrong with it
+    found = ready.path(file.name)
+    if found is None:
+        raise UserError(f"no tournament file {file.name!r} here and no ready event of that name: expected a "
+                        f"path to a TOML file or one of the ready events {', '.join(ready.names())}")
+    return found
+
+
+@app.command("resume")
+def resume(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(..., help="The tournament's results folder, e.g. results/quick."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="local or dask (default: as stored)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+) -> None:
+    """Play only the games a stopped tournament is missing, then print its table."""
+    t = Tournament.open(folder, session(ctx).registry)
+    if backend is not None or scheduler is not None:
+        changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
+        t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
+    _play(t, quiet, table_format, jobs)
+
+
+@app.command("status")
+def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tournament's results folder.")) -> None:
+    """How far a tournament got: games stored of scheduled, faults, players."""
+    for line in status_lines(Tournament.open(folder, session(ctx).registry)):
+        out(line)
+
+
+def _play(t: Tournament, quiet: bool, table_format: str, jobs: int | None = None) -> None:
+    """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
+    with Store(t.folder) as store:
+        missing = len(t.pending(store))
+    typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
+    if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
+        sandbox_warning()
+    executor = make_executor(t.spec, jobs, t.registry)
+    interrupted, failed = False, True
+    try:
+        with LiveProgress(quiet, len(t.games), len(t.games) - missing) as show:
+            t.run(executor, on_progress=show)
+        failed = False
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        executor.shutdown(cancel=failed)
+    with Store(t.folder) as store:
+        done = store.count()
+        if interrupted:
+            typer.echo(f"stopped: {done} of {len(t.games)} games are stored; "
+                       f"continue with `arena tournament resume {t.folder}`", err=True)
+        out(ratings_text(store, table_format))
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
