@@ -41,7 +41,8 @@ def _field(text: str) -> tuple[str, ...]:
 @app.command()
 def compare(
     ctx: typer.Context,
-    a: Optional[str] = typer.Argument(None, metavar="A", help="Player A (the candidate; positive differences favour it)."),
+    a: Optional[str] = typer.Argument(None, metavar="A",
+                                      help="Player A (the candidate; positive differences favour it)."),
     b: Optional[str] = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
     field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset."),

@@ -1,6 +1,6 @@
 """A comparison of two players as an event: the paired schedule, stored, resumable, with its test.
 
-A comparison is a tournament of format ``paired`` (:mod:`arena.tournament.paired`)
+A comparison is a tournament of format ``paired`` (:mod:`arena.tournament.formats.paired`)
 in its own results folder, plus its test (:class:`CompareTest`, kept in the
 store's meta as ``compare``). :meth:`Comparison.run` plays the games on any
 executor (serial, ``--jobs``, Dask) and stops sending games once the sequential
@@ -16,9 +16,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from arena.game.rules import PRESETS, Presets
 from arena.results.paired import META_KEY, CompareTest, Figures, PairedTally, tally
 from arena.results.store import Store, StoreError
-from arena.game.rules import PRESETS, Presets
 from arena.tournament.errors import TournamentError
 from arena.tournament.event import Progress, Tournament
 from arena.tournament.schedule import GameSpec
