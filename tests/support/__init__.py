@@ -1,0 +1,1 @@
+"""Helpers shared by test files (tests/ is on the path: ``from support.processes import alive``)."""
