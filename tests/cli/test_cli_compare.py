@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from cli.test_cli_tournament import builtin_players_only, one_error_line, run  # noqa: F401  (an autouse fixture)
+from support.cli import run
 
 from arena.results.report import report_html
+
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 def test_sprt_run_prints_the_verdict_and_resumes_to_the_same(capsys, tmp_path):
@@ -54,5 +56,4 @@ def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
 def test_errors_are_one_line(capsys, tmp_path, argv, fragment):
     """Each mistake is one 'error:' line naming what was expected, exit code 2."""
     code, out, err = run(capsys, *argv, "--results", tmp_path)
-    assert code == 2
-    one_error_line(code, out, err, fragment)
+    assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1 and fragment in err

@@ -1,4 +1,4 @@
-"""The paired format and the comparison event: same deals, seats and seeds; stop at the verdict; resume."""
+"""The comparison event: it stops at the verdict, the store gives the same one, kill -9 and resume too."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from support.tournaments import records
 
 from arena.game.seeds import Secret
 from arena.plugins.registry import DISABLE_ENV, load
@@ -58,11 +59,10 @@ def test_tally_is_order_free(tmp_path, registry):
     """The games fed in any order give the same units, LLR path and verdict."""
     test = CompareTest("heuristic", "random", score="place", sprt=(0, 3))
     _, figures = run(test, tmp_path / "c", registry, games=400)
-    with Store(tmp_path / "c") as store:
-        records = list(store.records())
-    random.Random(1).shuffle(records)
+    shuffled_records = records(tmp_path / "c")
+    random.Random(1).shuffle(shuffled_records)
     shuffled = PairedTally(test, 4)
-    for index, record in records:
+    for index, record in shuffled_records:
         shuffled.add(index, record)
     f = shuffled.figures()
     assert (f.units, f.llrs, f.verdict, f.diff) == (figures.units, figures.llrs, figures.verdict, figures.diff)
