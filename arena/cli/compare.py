@@ -12,7 +12,7 @@ import typer
 
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.options import parse_overrides, secret_from as read_secret_from
-from arena.cli.output import err, out
+from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
 from arena.results.paired import CompareTest, figures_lines
 from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
@@ -71,6 +71,7 @@ def compare(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
 ) -> None:
     """Compare two players on the same deals: paired differences, an SPRT or a fixed number of games."""
+    live = _Live(interval, quiet, log_games)
     registry = session(ctx).registry
     if resume is not None:
         comparison = Comparison.open(resume, registry)
@@ -85,12 +86,16 @@ def compare(
             keys["name"] = name
         spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
         comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
-    _run(comparison, jobs, _Live(interval, quiet, log_games, len(comparison.tournament.games)))
+    _run(comparison, jobs, live)
 
 
 def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     t = comparison.tournament
+    live.total = len(t.games)
     err(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}")
+    if t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.players)):
+        sandbox_warning()
     executor = make_executor(t.spec, jobs, t.registry)
     failed = True
     try:
@@ -111,7 +116,7 @@ class _Live:
     with a ``g``) with the games, the difference and the LLR, once more at the end; with ``log_games``,
     a line per game stored."""
 
-    def __init__(self, interval: str, quiet: bool, log_games: bool, total: int) -> None:
+    def __init__(self, interval: str, quiet: bool, log_games: bool) -> None:
         text = interval.strip().lower()
         try:
             self.every, self.by_games = float(text.rstrip("g")), text.endswith("g")
@@ -120,7 +125,7 @@ class _Live:
                                     f"(got {interval!r})") from None
         if self.every <= 0:
             raise UserError(f"--interval must be above 0 (got {interval!r})")
-        self.quiet, self.log_games, self.total = quiet, log_games, total
+        self.quiet, self.log_games, self.total = quiet, log_games, 0
         self.stored, self.last_seconds, self.last_games = 0, 0.0, 0
 
     def tick(self, progress, f) -> None:
