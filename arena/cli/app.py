@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from arena.cli import bench, bots, play, players, research, results, sandbox, tournament
+from arena.cli import bench, bots, compare, play, players, research, results, sandbox, tournament
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
 from arena.sandbox import harden_harness
@@ -20,7 +20,7 @@ app = typer.Typer(
     name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
 )
-for group in (players, play, results, bots, sandbox):
+for group in (players, play, results, bots, sandbox, compare):
     app.add_typer(group.app)
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(bench.app, name="bench")

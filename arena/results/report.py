@@ -28,6 +28,7 @@ from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors
 from arena.results.head_to_head import head_to_head
 from arena.results.intervals import wilson
 from arena.results.ratings import DECISION_MS_HELP, FAULT_KINDS, Outcome, RatingTable, history, rate
+from arena.results.report_compare import compare_section
 from arena.results.errors import ReportError
 from arena.results.report_games import browser_game, pick_games
 from arena.results.report_pack import MAX_GAMES, Packed, pack_games
@@ -76,7 +77,7 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
         "h2h": _h2h(outs, order),
         "faults": _faults(store, outs, order),
-        "games": games, "games_note": note,
+        "games": games, "games_note": note, "compare": compare_section(store),
         "css": Markup(_asset("report/report.css")),
         "js": Markup("\n".join(_asset(f"report/{name}.js") for name in ("tables", "browser"))),
     }
