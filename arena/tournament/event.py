@@ -30,6 +30,10 @@ from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
 
+WAKE_SECONDS = 0.5
+"""The longest the coordinator waits for a batch without waking: a Ctrl-C the kernel hands to another
+thread of the process is acted on at the next wake (a wait on a lock is not interrupted by it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Progress:
@@ -236,7 +240,7 @@ class Tournament:
                     batch = queue.pop()
                     packed = pack_batch(self.spec, batch, self.players, secret)
                     in_flight[executor.submit(run_packed, packed)] = batch
-                finished, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+                finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
                 tick(state)

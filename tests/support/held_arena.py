@@ -1,31 +1,40 @@
 """`python held_arena.py N ARGS...`: `arena ARGS...` as its console script runs it, with the local
 pool running only the first N batches of a tournament.
 
-Later batches are held back (their futures never finish), so a test that stops the run (kill -9,
-Ctrl-C) always finds it partway, with exactly the games of those N batches stored, however fast
-the machine. Ctrl-C gets its default handler back even when the test runs in the background (a
-shell starts background jobs with SIGINT ignored).
+Later batches are held: each is replaced by a task that sleeps until its worker is stopped, so a
+test that stops the run (kill -9, Ctrl-C) always finds it partway, with exactly the games of those N
+batches stored and its workers busy, however fast the machine. (Workers left idle instead, blocked
+on the pool's task queue, once in some 20-60 Ctrl-Cs did not leave on the pool's SIGTERM.) Ctrl-C
+gets its default handler back even when the test runs in the background (a shell starts
+background jobs with SIGINT ignored).
 """
 
 from __future__ import annotations
 
 import signal
 import sys
+import time
 from concurrent.futures import Future
 
 from arena.cli.app import run
 from arena.tournament.executors import LocalExecutor
 
 
+def held() -> None:
+    """A held batch: sleeps (in short naps, so a signal is acted on) until its worker is stopped."""
+    while True:
+        time.sleep(0.05)
+
+
 def hold_after(batches: int) -> None:
-    """Make LocalExecutor run the first ``batches`` tasks submitted, and hold back the rest."""
+    """Make LocalExecutor run the first ``batches`` tasks submitted, and hold the rest."""
     real = LocalExecutor.submit
     passed = 0
 
     def submit(self, fn, *args) -> Future:
         nonlocal passed
         if passed >= batches:
-            return Future()  # held: never runs, never finishes; Ctrl-C cancels it
+            return real(self, held)
         passed += 1
         return real(self, fn, *args)
 
