@@ -260,7 +260,7 @@ def _example_house(spec: TournamentSpec) -> list[str]:
     """A house that fills the largest table: aliases of the house's players and the entrants, in turn."""
     field_ = set(spec.players) - set(spec.candidates)
     need = max(spec.table_sizes) - len(field_) - (1 if spec.candidates else 0)
-    names, taken = [], set(spec.players) | set(spec.candidates)
+    names, taken = list(fill_ins(spec)), set(spec.players) | set(spec.candidates)
     bases = list(dict.fromkeys(base_player(n) for n in (*spec.house, *spec.players)))
     while len(names) < need:
         names.append(_alias(bases[len(names) % len(bases)], taken | set(names)))

@@ -226,7 +226,7 @@ ERRORS = [
      ["tiny.toml: key 'players': unknown player 'nobody'", "known players:"]),
     (["tournament", "run", "--players", "low,high,low"], ["command line: key 'players'", "listed twice"]),
     (["tournament", "run", "--players", "low,high", "--table-sizes", "6"],
-     ["command line: key 'house'", "table size 6 needs 6 distinct players"]),
+     ["command line: key 'table_sizes'", "table size 6 needs 6 distinct players", "e.g. random,low#2,high#2,random#2"]),
     (["tournament", "run", "{event}", "--deals", "x"], ["--deals", "integer"]),
     (["tournament", "run", "{event}", "--bogus"], ["No such option: --bogus"]),
     (["tournament", "resume", "{tmp}/none"], ["no results database in"]),
