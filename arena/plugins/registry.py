@@ -151,7 +151,7 @@ class Registry:
             if len(plugins) == 1:
                 raise PluginError(f"player {name!r}: plugin {plugins[0]} offers it more than once")
             raise PluginError(f"player {name!r} is offered by more than one plugin: "
-                              f"{_and(plugins)}; uninstall all but one")
+                              f"{_and(plugins)} ({_packages(plugins)}); uninstall all but one")
         spec = self.players.get(name)
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
@@ -272,15 +272,40 @@ def _call_players_hook(impl, problems: list) -> list:
 
 
 def _report_duplicate(registry: Registry, name: str, plugins: list[str]) -> None:
-    registry.players.pop(name, None)
+    """Two plugins offering one name: one problem naming both (and their packages). A built-in
+    player keeps its name and the other offer is not used; between third-party plugins neither is."""
     distinct = list(dict.fromkeys(plugins))
     if len(distinct) == 1:
+        registry.players.pop(name, None)
         registry.problems.append(PluginProblem(distinct[0], f"offers player {name!r} more than once; "
                                                             f"it is not used"))
-    else:
-        registry.problems.append(PluginProblem(
-            distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)}; none of them is used"))
+        registry.duplicates[name] = distinct
+        return
+    if BUILTIN_PLUGIN in distinct:
+        for plugin in distinct[1:]:
+            registry.problems.append(PluginProblem(plugin, (
+                f"offers player {name!r}, the name of a built-in player (plugin {BUILTIN_PLUGIN}, package "
+                f"{DISTRIBUTION}); the built-in one plays, this one is not used: rename it in package "
+                f"{package_of(plugin)}")))
+        return
+    registry.players.pop(name, None)
+    registry.problems.append(PluginProblem(
+        distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)} ({_packages(distinct)}); "
+                      f"none of them is used: uninstall all but one, or rename the player in one"))
     registry.duplicates[name] = distinct
+
+
+def package_of(plugin: str) -> str:
+    """The distribution (what ``pip install`` names) that provides the entry point ``plugin``."""
+    if plugin == BUILTIN_PLUGIN:
+        return DISTRIBUTION
+    names = [ep.dist.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=plugin)
+             if getattr(ep, "dist", None) is not None and ep.dist.name != DISTRIBUTION]
+    return names[0] if names else "unknown"
+
+
+def _packages(plugins: list[str]) -> str:
+    return "packages " + _and([package_of(p) for p in plugins])
 
 
 def _check_spec(spec: Any) -> str | None:

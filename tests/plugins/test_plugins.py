@@ -267,6 +267,40 @@ def test_duplicate_name_in_cli_is_one_error_line(fake_plugins, capsys):
     assert "Traceback" not in err and out == ""
 
 
+def test_clash_message_names_both_packages(fake_plugins):
+    """The problem and the error name both plugins and the packages that pip installed them as."""
+    for name in ("alpha", "beta"):
+        fake_plugins(name, """
+            @hookimpl
+            def arena_players():
+                return [PlayerSpec("twin", LowBot)]
+        """)
+    registry = load()
+    [problem] = registry.problems
+    assert "plugins alpha and beta (packages fakeplug_alpha and fakeplug_beta)" in str(problem)
+    assert "\n" not in str(problem)
+    with pytest.raises(PluginError, match=r"alpha and beta \(packages fakeplug_alpha and fakeplug_beta\)"):
+        registry.get("twin")
+
+
+def test_plugin_taking_a_built_in_name_leaves_the_built_in_playing(fake_plugins, capsys):
+    """A plugin offering `sampler` does not disable the built-in: one warning line names both packages."""
+    fake_plugins("mysampler", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("sampler", LowBot)]
+    """)
+    registry = load()
+    assert registry.get("sampler").plugin == "players" and registry.get("sampler").trusted
+    [problem] = registry.problems
+    assert str(problem) == ("plugin mysampler: offers player 'sampler', the name of a built-in player (plugin "
+                            "players, package bhabhi-arena); the built-in one plays, this one is not used: "
+                            "rename it in package fakeplug_mysampler")
+    assert arena.cli.app.main(["play", "--seats", "sampler,random,low", "--json"]) == 0
+    _, err = capsys.readouterr()
+    assert err.splitlines() == [f"warning: {problem}"]
+
+
 def test_name_offered_twice_by_one_plugin(fake_plugins):
     """One plugin offering a name twice is reported against that plugin alone."""
     fake_plugins("gamma", """
