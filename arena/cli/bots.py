@@ -11,7 +11,7 @@ from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out
 from arena.cli.session import session
 from arena.plugins.checkbot import check_bot, planned_games
-from arena.plugins.registry import check_in_process
+from arena.plugins.registry import check_in_process, package_of
 from arena.plugins.scaffold import new_bot as scaffold
 from arena.sandbox.limits_spec import LimitsSpec
 
@@ -20,11 +20,15 @@ app = typer.Typer()
 
 @app.command("new-bot")
 def new_bot(
-    name: str = typer.Argument(..., help="The bot's name (lowercase, e.g. my-bot)."),
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The bot's name (lowercase, e.g. my-bot; not one `arena players` lists)."),
     directory: Path = typer.Option(Path("."), "--dir", help="Where to create the package folder."),
 ) -> None:
     """Create a ready-to-install bot plugin package."""
-    target = scaffold(name, directory)
+    reg = session(ctx).registry
+    taken = {n: f"plugin {s.plugin}, package {package_of(s.plugin)}" for n, s in reg.players.items()}
+    taken.update({n: f"plugins {', '.join(p)}" for n, p in reg.duplicates.items()})
+    target = scaffold(name, directory, taken)
     out(f"created {target}")
     out(f"next:  pip install -e {target}   then   arena players")
 

@@ -126,3 +126,13 @@ def test_folder_errors_are_scaffold_errors(tmp_path):
         new_bot("scaf-eight", afile)
     with pytest.raises(ScaffoldError, match="cannot write"):
         new_bot("scaf-eight", afile / "deeper")
+
+
+def test_a_taken_player_name_is_refused_with_another_suggested(tmp_path):
+    """A name an installed player has (built-in or a plugin's) is refused before anything is written."""
+    taken = {"sampler": "plugin players, package bhabhi-arena", "sampler-bot": "plugin x, package y"}
+    with pytest.raises(ScaffoldError, match=r"^bot name 'sampler' is already taken by a player \(plugin players, "
+                                            r"package bhabhi-arena\); expected a new name, e.g. sampler-2$"):
+        new_bot("sampler", tmp_path, taken)
+    assert not (tmp_path / "sampler").exists()
+    assert new_bot("sampler-3", tmp_path, taken).is_dir()
