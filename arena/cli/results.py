@@ -47,9 +47,10 @@ def report_cmd(
 @app.command("plot")
 def plot_cmd(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
-    output: Path = typer.Option(Path("ratings.png"), "--output", "-o", help="The image to write: .png, .svg or .pdf."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="The image to write: .png, .svg or .pdf (default: FOLDER/ratings.png)."),
     dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
 ) -> None:
     """Plot each player's rating (mu, with a band of +- sigma) against games played."""
     from arena.results.plot import plot  # matplotlib: only when a plot is drawn
-    out(f"wrote {plot(folder, output, dpi)}")
+    out(f"wrote {plot(folder, output if output is not None else folder / 'ratings.png', dpi)}")

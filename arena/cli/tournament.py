@@ -43,6 +43,10 @@ def run(
     startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
     memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
     fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
+    max_faults: Optional[int] = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
+    tau: Optional[float] = typer.Option(None, "--tau", help="TrueSkill dynamics factor (default 0: fixed bots)."),
+    draw_probability: Optional[float] = typer.Option(None, "--draw-probability",
+                                                     help="TrueSkill draw probability, between 0 and 1."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
     sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
     batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
@@ -59,7 +63,8 @@ def run(
     """Run a tournament and print its rating table."""
     flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
-                           fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
+                           fault_policy=fault_policy, max_faults=max_faults, tau=tau,
+                           draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
                            scheduler=scheduler)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     presets = session(ctx).registry.presets

@@ -56,6 +56,21 @@ from arena.plugins.errors import PluginError
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
+ALIAS_MARK = "#"
+"""``random#2`` is a second, separately rated seat-holder playing as ``random`` (see :func:`base_player`)."""
+
+
+def base_player(name: str) -> str:
+    """The installed player a seat name plays as: ``random#2`` -> ``random``; ``random`` -> ``random``.
+
+    An alias lets one bot hold more than one seat of a table as separately
+    named (and separately rated) players, e.g. to fill 7-8 seat tables from a
+    few built-in bots: ``house = ["random#2", "low#2"]``, or
+    ``arena play --seats random,random#2,low``.
+    """
+    return name.split(ALIAS_MARK, 1)[0]
+
+
 ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 BUILTIN_PLUGIN = "players"
@@ -145,7 +160,9 @@ class Registry:
     manager: pluggy.PluginManager | None = None
 
     def get(self, name: str) -> PlayerSpec:
-        """The spec of ``name``; an unknown or ambiguous name raises :class:`PluginError`."""
+        """The spec of ``name`` (of the player an alias such as ``random#2`` plays as); an unknown or
+        ambiguous name raises :class:`PluginError`."""
+        name = base_player(name)
         if name in self.duplicates:
             plugins = self.duplicates[name]
             if len(plugins) == 1:

@@ -15,6 +15,7 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
+from arena.plugins.registry import ALIAS_MARK, base_player
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
@@ -22,8 +23,6 @@ from arena.tournament.formats.base import DEFAULT_HOUSE
 
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
-ALIAS_MARK = "#"
-"""``random#2`` is a second, separately rated seat-holder playing as ``random`` (see :func:`base_player`)."""
 _RESULT_NEUTRAL = ("jobs", "batch", "backend", "scheduler")
 """Spec keys that change how a tournament runs, never which games it plays or their results."""
 
@@ -113,16 +112,6 @@ def _usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def base_player(name: str) -> str:
-    """The installed player a seat name plays as: ``random#2`` -> ``random``; ``random`` -> ``random``.
-
-    An alias lets one bot hold more than one seat of a table as separately
-    named (and separately rated) players, e.g. to fill 7-8 seat tables from a
-    few built-in bots: ``house = ["random#2", "low#2"]``.
-    """
-    return name.split(ALIAS_MARK, 1)[0]
-
-
 def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
     """A rule set from a ``{"preset": name, option: value, ...}`` table (the preset defaults to getaway)."""
     return Rules.from_dict({"preset": "getaway", **entry}, presets)
@@ -166,7 +155,8 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
     ratings = data.pop("ratings", {}) or {}
     if not isinstance(ratings, dict) or set(ratings) - {"tau", "draw_probability"}:
         raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability")
-    data.update(ratings)
+    for key, value in ratings.items():
+        data.setdefault(key, value)  # a top-level key (a flag) wins over the [ratings] table
     rules_only = _rules_only(data, where)
     _backend_table(data, where)
     spec = TournamentSpec(
