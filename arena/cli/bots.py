@@ -61,8 +61,9 @@ def check_bot_cmd(
     limits = LimitsSpec(**limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
                                            memory_mb=memory_mb))
     reg = session(ctx).registry
-    if not sandbox and name in reg.players:
-        check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
+    spec = reg.get(name)  # an unknown name: one line, with the closest known one
+    if not sandbox:
+        check_in_process(spec)  # a third-party bot: refused before anything starts
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)

@@ -36,6 +36,7 @@ else still loads. Text a plugin supplies is stripped of control characters
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.metadata as metadata
@@ -172,7 +173,9 @@ class Registry:
         spec = self.players.get(name)
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
-            raise PluginError(f"unknown player {name!r} (known players: {known})")
+            close = difflib.get_close_matches(name, list(self.players), n=1)
+            hint = f": did you mean {close[0]!r}?" if close else ""
+            raise PluginError(f"unknown player {name!r}{hint} (known players: {known})")
         return spec
 
     def notify_game_finished(self, record: dict) -> list[PluginProblem]:
