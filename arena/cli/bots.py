@@ -10,6 +10,7 @@ import typer
 from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out
 from arena.cli.session import session
+from arena.cli.tables import AUTO, plain
 from arena.plugins.checkbot import check_bot, planned_games
 from arena.plugins.registry import check_in_process, package_of
 from arena.plugins.scaffold import new_bot as scaffold
@@ -48,7 +49,8 @@ def check_bot_cmd(
     memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
     sandbox: bool = typer.Option(True, "--sandbox/--in-process",
                                  help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
-    table_format: str = typer.Option("simple", "--table-format", help="A tabulate format for the table."),
+    table_format: str = typer.Option(AUTO, "--table-format",
+                                     help="auto (fits the terminal) or a tabulate format for the table."),
 ) -> None:
     """Check a bot before submitting it; exit code 1 when any check fails.
 
@@ -67,6 +69,7 @@ def check_bot_cmd(
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
-    out(report.table(table_format))
+    grid = (lambda headers, rows: plain(headers, rows, wrap=("detail",))) if table_format == AUTO else None
+    out(report.table(table_format, grid=grid))
     if not report.ok:
         raise typer.Exit(1)

@@ -69,13 +69,15 @@ class CheckReport:
     def to_dicts(self) -> list[dict]:
         return [{"check": r.check, "status": r.status, "detail": r.detail} for r in self.rows]
 
-    def table(self, fmt: str = "simple", width: int = 100) -> str:
-        """The rows as a tabulate table, with a heading line and the notes.
+    def table(self, fmt: str = "simple", width: int = 100, grid=None) -> str:
+        """The rows as a tabulate table (or laid out by ``grid(headers, rows)``), with a heading line,
+        the notes and the commands that replay the failures.
 
         A detail quotes the bot (its exception, its answer): its control characters go first."""
-        body = tabulate([[r.check, r.status, printable(r.detail)] for r in self.rows],
-                        headers=["check", "result", "detail"],
-                        tablefmt=fmt, maxcolwidths=[None, None, width])
+        rows = [[r.check, r.status, printable(r.detail)] for r in self.rows]
+        headers = ["check", "result", "detail"]
+        body = (grid(headers, rows) if grid is not None
+                else tabulate(rows, headers=headers, tablefmt=fmt, maxcolwidths=[None, None, width]))
         where = "in its sandbox" if self.sandboxed else "in-process"
         head = f"check-bot {self.player}: {self.games} games {where}"
         verdict = "all checks passed" if self.ok else f"{len(self.failures())} check(s) failed"
