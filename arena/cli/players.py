@@ -50,7 +50,7 @@ def variants(
     opt_rows = [(o, _show(base[o]), " | ".join(_show(v) for v in CHOICES.get(o, ())) or "whole number",
                  OPTION_HELP.get(o, "")) for o in OPTIONS]
     out(plain(["option", "default", "values", "meaning"], opt_rows, table_format, wrap=("values", "meaning")))
-    out("\nOverride any option with --set OPTION=VALUE, e.g. arena play --rules getaway --set escape=pass")
+    out("\nChange an option with --set OPTION=VALUE, e.g. arena play --set escape=pass")
 
 
 def _show(value) -> str:

@@ -46,7 +46,8 @@ def fitted(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int 
     flexible = {*FLEXIBLE, *wrap}
     floors = [min(n, _NARROWEST if h in FLEXIBLE else _NARROWEST_TEXT) if h in flexible else max(v, 1)
               for h, n, v in zip(headers, natural, longest)]
-    widths = _shrink([h in flexible for h in headers], natural, floors, (width or terminal_width()) if fit else None)
+    order = [0 if h in wrap else 1 if h in FLEXIBLE else 2 for h in headers]
+    widths = _shrink(order, natural, floors, (width or terminal_width()) if fit else None)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", expand=False)
     for i, header in enumerate(headers):
         number = bool(cells) and all(_numeric(row[i]) for row in cells)
@@ -61,12 +62,13 @@ def fitted(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int 
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
 
 
-def _shrink(flexible: list[bool], natural: list[int], floors: list[int], width: int | None) -> list[int]:
-    """Column widths within ``width`` (None: natural): the flexible columns give up width first (the
-    widest first), then headers wider than their values; no column below its floor."""
+def _shrink(order: list[int], natural: list[int], floors: list[int], width: int | None) -> list[int]:
+    """Column widths within ``width`` (None: natural): the columns that wrap give up width first, then
+    the name columns (the widest first), then headers wider than their values; none below its floor."""
     widths = list(natural)
     excess = sum(widths) + _GAP * (len(widths) - 1) - width if width else 0
-    for group in ([i for i, f in enumerate(flexible) if f], range(len(widths))):
+    for rank in (0, 1, 2):
+        group = [i for i, r in enumerate(order) if r <= rank]
         while excess > 0:
             room = [i for i in group if widths[i] > floors[i]]
             if not room:

@@ -55,7 +55,7 @@ COLUMNS = [
 """The rating table's text columns: (header, attribute of a rating row, number format)."""
 COMPACT = ("rank", "player", "mu-3σ", "mu", "σ", "games", "bhabhi", "faults t/c/i/m")
 """The columns the CLI shows unless asked for all (``columns=None``, the default here): they fit 80
-columns with player names up to about 20 characters. CSV and JSON always hold every column."""
+columns with player names of up to 16 characters (the terminal layout shortens longer ones). CSV and JSON always hold every column."""
 
 Grid = Callable[[list[str], list[list[Any]], str], str]
 """Lays out a text table: (headers, rows of cells, tabulate format) -> text."""

@@ -101,7 +101,7 @@ def test_run_with_flags_only(capsys, tmp_path):
     assert {r["player"] for r in rows} == {"heuristic", "low", "high", "random#2"}
     assert all(r["games"] == 8 for r in rows)
     code, out, err = run(capsys, "tournament", "status", tmp_path / "flags")
-    assert "rules: champions; table sizes 4" in out and "games: 8 of 8 stored" in out
+    assert "rules: champions fault_policy=random; table sizes 4" in out and "games: 8 of 8 stored" in out
 
 
 def test_flags_override_the_file(capsys, event, tmp_path):

@@ -79,9 +79,12 @@ def check_legal_record(record: dict, names: list[str]) -> None:
 
 
 def player_rows(out: str) -> dict[str, list[str]]:
-    """``arena players`` output as {player: [columns...]}."""
+    """``arena players`` output as {player: [columns...]} (a description's wrapped lines joined)."""
     rows = {}
     for line in out.splitlines()[2:]:
+        if line.startswith(" "):
+            cols[4] += " " + line.strip()
+            continue
         cols = line.split(None, 4)
         rows[cols[0]] = cols
     return rows
