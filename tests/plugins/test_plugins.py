@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata as metadata
-import importlib.util
 import json
 import os
 import shutil
@@ -33,35 +32,12 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS
 from arena.sandbox.client import SandboxClient
 from arena.plugins.scaffold import new_bot
+from support.install import RUN_ARENA, pip_install
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "example_plugin"
-RUN_ARENA = ("import site, sys; site.addsitedir(sys.argv.pop(1)); "
-             "from arena.cli.app import main; sys.exit(main(sys.argv[1:]))")
 
 
 # ------------------------------------------------------------------ helpers
-def _can_build_offline() -> bool:
-    """Can setuptools build a wheel here without fetching anything (wheel installed, or setuptools >= 70.1)?"""
-    if importlib.util.find_spec("wheel") is not None:
-        return True
-    try:
-        version = tuple(int(p) for p in metadata.version("setuptools").split(".")[:2])
-    except (metadata.PackageNotFoundError, ValueError):
-        return False
-    return version >= (70, 1)
-
-
-def pip_install(source: Path, target: Path, editable: bool = False) -> None:
-    """``pip install --no-deps`` ``source`` into the folder ``target`` (offline when the build tools allow)."""
-    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check",
-           "--target", str(target)]
-    if _can_build_offline():
-        cmd += ["--no-build-isolation", "--no-index"]
-    cmd += ["--editable", str(source)] if editable else [str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"pip install {source} failed:\n{done.stderr[-3000:]}"
-
-
 def arena_with(site: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     """Run ``arena ARGS`` in a fresh interpreter that has ``site`` as a site folder (.pth files work)."""
     environ = {k: v for k, v in os.environ.items() if k != DISABLE_ENV}
