@@ -165,6 +165,16 @@ def _check_result():
 
 
 @pytest.fixture
+def builtin_players_only(monkeypatch):
+    """Built-in players only: plugin autoload off (each `main` call loads its own registry).
+
+    A test module that wants it for every test says
+    ``pytestmark = pytest.mark.usefixtures("builtin_players_only")``.
+    """
+    monkeypatch.setenv(DISABLE_ENV, "1")
+
+
+@pytest.fixture
 def fake_plugins(tmp_path, monkeypatch):
     """``add(name, source, version="1.0")``: a plugin as a real (if tiny) installed distribution.
 

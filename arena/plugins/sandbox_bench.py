@@ -18,6 +18,7 @@ from arena.game.engine import Game
 from arena.plugins.registry import PlayerSpec, load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
+from arena.sandbox.client import SandboxClient
 
 
 class TrivialBot(Bot):
@@ -70,8 +71,6 @@ def _position(rules: Rules, players: int) -> tuple[Game, int]:
 
 
 def _round_trips(rules: Rules, players: int, n: int) -> list[str]:
-    from arena.sandbox.client import SandboxClient
-
     game, seat = _position(rules, players)
     spec = PlayerSpec("trivial", TrivialBot, trusted=True)
     legal, decision = game.legal_actions(), game.decision
@@ -135,8 +134,6 @@ class _Timed:
 
 
 def _games(rules: Rules, players: int, games: int) -> list[str]:
-    from arena.sandbox.client import SandboxClient
-
     spec = load().get("random")
     rates, times = {}, {}
     for label, make in (("sandboxed", lambda: SandboxClient(spec)),

@@ -17,24 +17,15 @@ from typer.testing import CliRunner
 
 import arena
 from arena import Game
-from arena.cli.app import app, main
+from arena.cli.app import app
 from arena.plugins.registry import DISABLE_ENV
 from arena.game.rules import OPTIONS, PRESETS
+from support.cli import run
 
 BUILTIN = ("heuristic", "high", "low", "random", "sampler")
 
 
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only (each `main` call loads its own registry)."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    """Run `arena ARGV`; return (exit code, stdout, stderr)."""
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 def assert_one_error_line(code: int, out: str, err: str, *fragments: str) -> str:

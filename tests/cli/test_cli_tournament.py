@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from arena import Game
 from arena.cli.app import app, main
 from arena.plugins.registry import DISABLE_ENV
+from support.cli import run
 
 QUICK = """# a small test event
 name = "tiny"
@@ -27,16 +28,7 @@ deals = 1
 TINY_GAMES = 2 * (3 + 4)  # two rule sets; one 3-seat table, one 4-seat table (random fills in)
 
 
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only (each `main` call loads its own registry)."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 def one_error_line(code: int, out: str, err: str, *fragments: str) -> str:

@@ -14,7 +14,6 @@ import os
 import stat
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -29,6 +28,7 @@ from arena.game.seeds import (SECRET_FILE, Secret, SeedError, bot_seed, derive_s
                          read_secret, user_secret, user_secret_path, write_secret)
 from arena.results.store import DB_NAME, Store
 from arena.tournament.event import Tournament, TournamentError, schedule
+from support.tournaments import StopAfter, records
 
 SEARCH = range(10_001)
 SPEC = {"name": "spied", "seed": 3, "players": ["spy", "random", "low", "high"], "table_sizes": [3, 4],
@@ -160,29 +160,6 @@ SMALL = {"name": "small", "seed": 5, "players": ["heuristic", "random", "low"], 
          "house": ["high"], "deals": 2, "batch": 3}
 
 
-def _records(folder: Path) -> list:
-    with Store(folder) as store:
-        return list(store.records())
-
-
-class StopAfter:
-    """Runs tasks at once; the n-th submit raises KeyboardInterrupt."""
-
-    workers = 1
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def submit(self, fn, *args):
-        from concurrent.futures import Future
-        self.n -= 1
-        if self.n == 0:
-            raise KeyboardInterrupt
-        fut: Future = Future()
-        fut.set_result(fn(*args))
-        return fut
-
-
 def test_resume_gives_the_bots_the_same_seeds(tmp_path):
     """Interrupted, then resumed from its folder alone: the records of an unbroken run with that secret."""
     reg, spec = load(autoload=False), spec_from_dict(SMALL, "test")
@@ -194,8 +171,8 @@ def test_resume_gives_the_bots_the_same_seeds(tmp_path):
     Tournament.open(t.folder, reg).run(SerialExecutor(reg))
     whole = Tournament.create(spec, tmp_path / "b" / "small", reg, read_secret(t.folder))
     whole.run(SerialExecutor(reg))
-    assert _records(t.folder) == _records(whole.folder)
-    assert all(r["bot_seeds"] == list(g.bot_seeds(whole.secret)) for (_, r), g in zip(_records(t.folder), t.games))
+    assert records(t.folder) == records(whole.folder)
+    assert all(r["bot_seeds"] == list(g.bot_seeds(whole.secret)) for (_, r), g in zip(records(t.folder), t.games))
 
 
 def test_tournament_secret_is_kept_and_checked(tmp_path):
@@ -226,7 +203,7 @@ def test_cli_secret_from(tmp_path, capsys):
     assert main([*base, "--name", "one", "--results", str(tmp_path)]) == 0
     assert main([*base, "--name", "one", "--results", str(tmp_path / "again"),
                  "--secret-from", str(tmp_path / "one")]) == 0
-    assert _records(tmp_path / "again" / "one") == _records(tmp_path / "one")
+    assert records(tmp_path / "again" / "one") == records(tmp_path / "one")
     capsys.readouterr()
     args = ["play", "--seats", "heuristic,random,low", "--seed", "9", "--json"]
     assert main([*args, "--secret-from", str(tmp_path / "one")]) == 0
@@ -283,14 +260,14 @@ def test_secret_never_reaches_a_bot_or_a_record(tmp_path):
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     folder = tmp_path / "boxed"
     secrets = [read_secret(folder).hex(), user_secret().hex()]
-    records = [r for _, r in _records(folder)] + [seen["play"]]
+    every = [r for _, r in records(folder)] + [seen["play"]]
     games = [json.loads(f[4:]) for f in seen["frames"] if '"op":"game"' in f]
     sent = {g["seed"] for g in games}
-    assert sent == {s for r in records for s in r["bot_seeds"]} and len(sent) == 3 * len(records)
+    assert sent == {s for r in every for s in r["bot_seeds"]} and len(sent) == 3 * len(every)
     stored = b"".join(p.read_bytes() for p in folder.iterdir() if p.name.startswith(DB_NAME))
     for secret in secrets:
         for text in (secret, secret.upper()):
             assert not any(text in f for f in seen["frames"]), "a frame sent to a bot holds the secret"
             assert text not in json.dumps(seen["env"]) + json.dumps(seen["argv"])
-            assert text not in json.dumps(records) and text.encode() not in stored
+            assert text not in json.dumps(every) and text.encode() not in stored
         assert bytes.fromhex(secret) not in stored

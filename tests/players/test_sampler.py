@@ -108,7 +108,7 @@ def test_sampled_worlds_respect_what_the_seat_knows():
 def test_sampler_plays_legal_cards_with_a_fixed_number_of_worlds():
     """Whole games at every seat, several rule sets (Donkey falls back): legal, and exactly the worlds asked for."""
     for preset in ("getaway", "champions", "donkey", "bhabho"):
-        bots = [SamplerBot(seed=s, worlds=6) for s in range(4)]
+        bots = [SamplerBot(seed=s, worlds=2) for s in range(4)]  # the cost grows with the worlds
         game = Game.deal(Rules.preset(preset), 4, seed=7)
         sampled = set()
         while not game.is_over:
@@ -117,7 +117,7 @@ def test_sampler_plays_legal_cards_with_a_fixed_number_of_worlds():
             game.apply(action)          # raises IllegalAction if the card is not legal
             sampled.add(bots[seat].last.get("worlds"))
         if preset != "donkey":
-            assert 6 in sampled, (preset, sampled)
+            assert 2 in sampled, (preset, sampled)
 
 
 def test_sampler_is_reproducible():

@@ -33,6 +33,7 @@ from arena.game.rules import PRESETS
 from arena.sandbox.client import SandboxClient
 from arena.plugins.scaffold import new_bot
 from support.install import RUN_ARENA, pip_install
+from support.plugins import FINE, problems_of
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "example_plugin"
 
@@ -297,13 +298,9 @@ def test_plugin_raising_on_import_is_reported_and_others_load(fake_plugins):
     """A plugin that raises on import is a problem with its name and the error; the rest still load."""
     fake_plugins("broken", "raise RuntimeError('boom at import')\n")
     fake_plugins("missing", None)
-    fake_plugins("fine", """
-        @hookimpl
-        def arena_players():
-            return [PlayerSpec("fine-bot", LowBot)]
-    """)
+    fake_plugins("fine", FINE)
     registry = load()
-    problems = {p.plugin: p.message for p in registry.problems}
+    problems = problems_of(registry)
     assert set(problems) == {"broken", "missing"}
     assert "RuntimeError: boom at import" in problems["broken"]
     assert "ModuleNotFoundError" in problems["missing"]
@@ -337,7 +334,7 @@ def test_hook_raising_or_returning_nonsense(fake_plugins):
             return ["not a spec", PlayerSpec("ok-bot", LowBot)]
     """)
     registry = load()
-    problems = {p.plugin: p.message for p in registry.problems}
+    problems = problems_of(registry)
     assert "arena_players raised KeyError" in problems["raiser"]
     assert "must return a list of PlayerSpec (got PlayerSpec)" in problems["bare"]
     assert "returned str, expected PlayerSpec" in problems["junk"]
@@ -416,11 +413,7 @@ def test_a_third_party_entry_point_named_players_is_not_the_builtin(fake_plugins
 def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
     """The environment variable turns entry-point loading off entirely: no players, no problems."""
     fake_plugins("broken", "raise RuntimeError('boom')\n")
-    fake_plugins("fine", """
-        @hookimpl
-        def arena_players():
-            return [PlayerSpec("fine-bot", LowBot)]
-    """)
+    fake_plugins("fine", FINE)
     for value in ("1", "true", "yes"):
         monkeypatch.setenv(DISABLE_ENV, value)
         registry = load()

@@ -26,14 +26,15 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.app import main
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import SerialExecutor
-from arena.plugins.registry import DISABLE_ENV, load
+from arena.plugins.registry import load
 from arena.results.standings import ratings_text
 from arena.results.errors import StoreError
 from arena.results.store import DB_NAME, Store
 from arena.tournament.event import Tournament
+from support.tournaments import records
+from support.cli import run
 
 SPEC = {"name": "tiny", "seed": 3, "rules": ["getaway"], "players": ["heuristic", "low", "high"],
         "table_sizes": [3, 4], "house": ["random"], "deals": 2}
@@ -41,10 +42,7 @@ GAMES = 2 * 3 + 2 * 4  # one 3-seat and one 4-seat table (random fills in), two 
 TOML = "\n".join(f"{k} = {json.dumps(v)}" for k, v in SPEC.items()) + "\n"
 
 
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only (each `main` call loads its own registry)."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 @pytest.fixture(scope="module")
@@ -63,12 +61,6 @@ def event(tmp_path) -> Path:
     return path
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def one_error_line(code: int, out: str, err: str, *fragments: str, after: int = 0) -> str:
     """A non-zero exit, nothing on stdout, and (after ``after`` progress lines) one 'error:' line on stderr."""
     assert code == 2 and out == "", (code, out, err)
@@ -78,11 +70,6 @@ def one_error_line(code: int, out: str, err: str, *fragments: str, after: int = 
     for fragment in fragments:
         assert fragment in lines[-1], lines[-1]
     return lines[-1]
-
-
-def records(folder: Path) -> list:
-    with Store(folder) as store:
-        return list(store.records())
 
 
 def table(folder: Path) -> list:

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ import pytest
 from arena.sandbox import limits as L
 from arena.sandbox.limits import Capabilities, Limits, LimitsError
 from arena.sandbox.processes import group_members
+from support.processes import wait_for
 
 ROOT = str(Path(__file__).resolve().parents[2])
 LINUX = sys.platform.startswith("linux")
@@ -100,7 +100,7 @@ def server():
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(4)
-    sock.settimeout(0.2)
+    sock.setblocking(False)  # a bot's connect, had it worked, is queued before the bot exits
     yield sock
     sock.close()
 
@@ -108,7 +108,7 @@ def server():
 def nobody_connected(sock: socket.socket) -> bool:
     try:
         sock.accept()[0].close()
-    except TimeoutError:
+    except BlockingIOError:
         return True
     return False
 
@@ -512,7 +512,7 @@ import json, os, subprocess, sys, time
 sys.path.insert(0, {root!r})
 from arena.sandbox import linux
 from arena.sandbox.limits import harden_harness, kill_group, reap_orphans
-from arena.sandbox.processes import children
+from arena.sandbox.processes import children, group_members
 {body}
 """
 
@@ -595,11 +595,8 @@ def test_kill_group_kills_and_reaps_the_whole_group():
     """kill_group SIGKILLs every member of the bot's group; the leader is reaped."""
     proc = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"],
                             start_new_session=True)
-    time.sleep(0.1)
-    assert len(group_members(proc.pid)) == 3
-    start = time.monotonic()
+    assert wait_for(lambda: len(group_members(proc.pid)) == 3)  # the shell and its two sleepers
     assert L.kill_group(proc) == -signal.SIGKILL
-    assert time.monotonic() - start < 1.5
     assert proc.returncode == -signal.SIGKILL
     # the sleepers were re-parented to init (no subreaper here): dead, maybe unreaped
     assert all(state == "Z" for _, state, _ in group_members(proc.pid))
@@ -617,15 +614,17 @@ def test_subreaper_reaps_orphans_and_group_leftovers():
     """Orphans re-parented to the harness are found, killed and reaped."""
     out = run_harness("""
         harden_harness()
-        # an orphan: its parent exits at once, leaving a sleeper behind
+        # an orphan: its parent exits at once, leaving a sleeper behind (re-parented to us
+        # before the parent's exit is reported)
         subprocess.run(["sh", "-c", "sleep 60 & exit 0"], start_new_session=True)
-        time.sleep(0.1)
         orphans = children()
         reaped = reap_orphans(keep=())
         # a group whose leader dies with members still running
         p = subprocess.Popen(["sh", "-c", "sleep 60 & sleep 60 & wait"],
                              start_new_session=True)
-        time.sleep(0.1)
+        deadline = time.monotonic() + 30
+        while len(group_members(p.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
         status = kill_group(p.pid)
         print(json.dumps([len(orphans), sorted(reaped) == sorted(orphans), status,
                           children()]))""")

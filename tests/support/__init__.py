@@ -1,1 +1,1 @@
-"""Helpers shared by several test modules."""
+"""Helpers shared by test files (tests/ is on the path: ``from support.processes import alive``)."""

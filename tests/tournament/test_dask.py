@@ -22,13 +22,15 @@ from arena.game.seeds import Secret  # noqa: E402
 from arena.results.store import Store  # noqa: E402
 from arena.tournament.event import Tournament  # noqa: E402
 from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
+from arena.sandbox.processes import descendants  # noqa: E402
+from support.processes import all_gone, wait_for  # noqa: E402
 
 PLAYERS = ["heuristic", "random", "low", "high"]
 SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "seed": 7}
 """48 games in 12 batches."""
-LONGER = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 30, "batch": 6, "seed": 7}
-"""480 games in 80 batches: a run of about a second, so that the progress callback (at most ten
-a second) sees workers busy (96 games took 0.13-0.27 s, often over before a second callback)."""
+LONGER = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 30, "batch": 40, "seed": 7}
+"""480 games in 12 batches of a quarter of a second or so each: at the first progress callback
+(after the first batch is stored) other batches are still being played for a good while."""
 SECRET = Secret(bytes(range(32)))
 """Every folder's secret here, so runs in different folders give the same bot seeds."""
 
@@ -49,9 +51,10 @@ def cluster():
         yield c
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster3():
-    """Three workers, for the tests that kill one (its nanny starts a new one)."""
+    """Three workers of the test's own, for the tests that kill one (its nanny starts a new one) or
+    retire one (gone for good): no test sees a cluster another has changed."""
     with _cluster(3) as c:
         yield c
 
@@ -125,9 +128,12 @@ def test_worker_killed_mid_run_loses_no_game(tmp_path, registry, cluster3, local
     killed = {}
     with DaskExecutor(cluster3.scheduler_address) as executor:
         def kill_one(progress) -> None:
-            if killed or progress.done < 12:
+            """At the first callback (the coordinator waits meanwhile): kill a worker playing a batch."""
+            if killed or progress.done == progress.total:
                 return
-            busy = executor.client.run(_pid_and_executing)
+            busy: dict = {}
+            wait_for(lambda: busy.update(executor.client.run(_pid_and_executing))
+                     or any(executing for _, executing in busy.values()))
             for address, (pid, executing) in sorted(busy.items()):
                 if executing:
                     os.kill(pid, signal.SIGKILL)
@@ -147,63 +153,43 @@ def test_sandboxed_bots_die_with_their_worker(tmp_path, registry, cluster3):
     pytest.importorskip("arena.sandbox.client", reason="the sandbox client is not available")
     settings = {"players": PLAYERS[:3], "table_sizes": [3], "deals": 4, "batch": 2, "sandbox": "always"}
     t = _tournament(tmp_path, registry, settings, "sandboxed")
-    killed: list[int] = []
+    killed: dict = {}
     with DaskExecutor(cluster3.scheduler_address) as executor:
         def kill_one(progress) -> None:
             if killed or progress.done < 2:
                 return
-            for pid, bots in executor.client.run(_pid_and_bots).values():
+            for address, (pid, bots) in executor.client.run(_pid_and_bots).items():
                 if bots:
                     os.kill(pid, signal.SIGKILL)
-                    killed.extend(bots)
+                    killed.update(address=address, bots=bots)
                     return
 
         progress = t.run(executor, on_progress=kill_one)
-        found = _run_on_live_workers(executor.client, _pid_and_bots)
+        # a retiring worker's data must move to a running one: wait until the killed worker's
+        # replacement has joined (a retire with nowhere to move data to is refused)
+        _wait_for_workers(executor.client, 3, gone=killed.get("address"))
+        found = executor.client.run(_pid_and_bots)
         address, (_, left) = next((a, w) for a, w in sorted(found.items()) if w[1])
-        executor.client.retire_workers([address])
+        retired = executor.client.retire_workers([address])
     assert killed and left, "the test saw no bot processes"
     assert progress.done == progress.total == 12
-    assert _all_gone(killed), "a killed worker's bot processes outlived it"
-    assert _all_gone(left), "a retired worker's bot processes outlived it"
+    assert all_gone(killed["bots"]), "a killed worker's bot processes outlived it"
+    assert address in retired, f"the scheduler refused to retire {address}"
+    assert all_gone(left), "a retired worker's bot processes outlived it"
 
 
-def _run_on_live_workers(client, fn, tries: int = 50) -> dict:
-    """client.run(fn), retried while the scheduler still lists the worker the test killed
-    (a broadcast to it fails with CommClosedError until the scheduler has noticed)."""
-    import time
+def _wait_for_workers(client, n: int, gone: str | None = None) -> None:
+    """Wait until the scheduler lists n running workers, none of them at address ``gone``."""
+    def whole() -> bool:
+        workers = client.scheduler_info()["workers"]
+        running = [a for a, w in workers.items() if w["status"] == "running"]
+        return len(running) >= n and gone not in workers
 
-    from distributed.comm.core import CommClosedError
-    for _ in range(tries - 1):
-        try:
-            return client.run(fn)
-        except (CommClosedError, OSError):
-            time.sleep(0.1)
-    return client.run(fn)
+    assert wait_for(whole, timeout=60), f"the cluster did not get back to {n} running workers"
 
 
 def _pid_and_bots() -> tuple[int, list[int]]:
-    import psutil
-    return os.getpid(), [p.pid for p in psutil.Process().children(recursive=True)]
-
-
-def _all_gone(pids: list[int], within: float = 10.0) -> bool:
-    import time
-
-    import psutil
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        alive = []
-        for pid in pids:
-            try:
-                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                    alive.append(pid)
-            except psutil.NoSuchProcess:
-                pass
-        if not alive:
-            return True
-        time.sleep(0.1)
-    return False
+    return os.getpid(), descendants(os.getpid())
 
 
 def _untimed(record: dict) -> dict:

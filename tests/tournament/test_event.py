@@ -12,8 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -26,22 +24,17 @@ from arena.results.standings import GROUPINGS, head_to_head_text, ratings_text
 from arena.results.store import DB_NAME, Store
 from arena.game.seeds import read_secret
 from arena.tournament.event import Progress, Tournament, TournamentError, status_lines
+from arena.sandbox.processes import children
+from support.processes import all_gone, wait_for
+from support.tournaments import StopAfter, records
 
 # 4 players and an alias of random for the 5-seat tables; two rule sets; 3-5 seats.
 SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "random"],
         "table_sizes": [3, 4, 5], "rules": ["getaway", {"preset": "champions"}], "house": ["random#2"],
         "deals": 2}
-LONG = {**SPEC, "name": "long", "deals": 4}  # 168 games: long enough to stop partway
-LAUNCH = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-          "from arena.cli.app import run; run()")
-"""`arena` as the console script runs it, with Ctrl-C's default handler even if this test runs in the
-background (a shell starts background jobs with SIGINT ignored)."""
 
 
-@pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only (each `main` call loads its own registry)."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +48,6 @@ def play(spec: dict, folder: Path, registry, executor=None, secret=None) -> Tour
     t.run(executor)
     executor.shutdown()
     return t
-
-
-def records(folder: Path) -> list:
-    with Store(folder) as store:
-        return list(store.records())
 
 
 def _no_times(value):
@@ -83,14 +71,6 @@ def reference(tmp_path_factory, registry):
     """An uninterrupted serial run of SPEC."""
     folder = tmp_path_factory.mktemp("ref") / "mixed"
     play(SPEC, folder, registry)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def long_reference(tmp_path_factory, registry):
-    """An uninterrupted serial run of LONG: what every stopped-and-resumed run must equal."""
-    folder = tmp_path_factory.mktemp("longref") / "long"
-    play(LONG, folder, registry)
     return folder
 
 
@@ -145,23 +125,6 @@ def test_other_seed_other_games(reference, tmp_path, registry):
 
 
 # ------------------------------------------------------------ resume in-process
-class StopAfter:
-    """An executor that runs tasks at once, then raises KeyboardInterrupt on the n-th submit."""
-
-    workers = 1
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def submit(self, fn, *args):
-        self.n -= 1
-        if self.n == 0:
-            raise KeyboardInterrupt
-        fut: Future = Future()
-        fut.set_result(fn(*args))
-        return fut
-
-
 def test_interrupted_run_keeps_finished_batches_and_resumes(reference, tmp_path, registry):
     """Ctrl-C keeps every batch that finished (even one not yet stored); a second run plays only the rest."""
     t = Tournament.create(spec_from_dict({**SPEC, "batch": 5}, "test"), tmp_path / "mixed", registry,
@@ -265,92 +228,79 @@ def test_ready_tournaments_cover_every_preset():
 
 
 # ------------------------------------------------------------ real processes
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+HELD_AFTER = 3
+"""The stopped runs play this many batches of SPEC (8 games each), then wait for the test."""
+HELD_GAMES = 8 * HELD_AFTER
+HELD_ARENA = Path(__file__).resolve().parents[1] / "support" / "held_arena.py"
 
 
 def _start(tmp_path: Path, spec: dict, secret_from: Path) -> tuple[subprocess.Popen, Path]:
-    """`arena tournament run FILE --jobs 2 --secret-from FOLDER` in its own session; returns it and its
-    results folder."""
+    """`arena tournament run FILE --jobs 2 --secret-from FOLDER` in its own session, holding back every
+    batch after the first HELD_AFTER (support/held_arena.py); returns it and its results folder."""
     file = tmp_path / f"{spec['name']}.toml"
     file.write_text("\n".join(f"{k} = {json.dumps(v)}" for k, v in spec.items() if k != "rules")
                     + '\nrules = ["getaway", {preset = "champions"}]\n')
     env = {**os.environ, DISABLE_ENV: "1"}
-    proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "tournament", "run", str(file), "--results",
-                             str(tmp_path), "--quiet", "--jobs", "2", "--secret-from", str(secret_from)],
+    proc = subprocess.Popen([sys.executable, str(HELD_ARENA), str(HELD_AFTER), "tournament", "run", str(file),
+                             "--results", str(tmp_path), "--quiet", "--jobs", "2", "--secret-from",
+                             str(secret_from)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
     return proc, tmp_path / spec["name"]
 
 
-def _wait_for_games(proc: subprocess.Popen, folder: Path, at_least: int, timeout: float = 120) -> int:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            # read-only: a plain connect would create an empty file, which the run would refuse as damaged
-            with sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10) as db:
-                count = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            if count >= at_least:
-                return count
-        except sqlite3.OperationalError:  # not created yet
-            pass
-        time.sleep(0.01)
-    proc.kill()
-    raise AssertionError(f"the tournament stored fewer than {at_least} games in time: {proc.communicate()}")
+def _stored(folder: Path) -> int:
+    """Games stored so far (0 before the database exists), read-only: a plain connect would create an
+    empty file, which the run would refuse as damaged."""
+    try:
+        with sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10) as db:
+            return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def _wait_until_held(proc: subprocess.Popen, folder: Path) -> None:
+    """Wait until the run has stored the games of its first HELD_AFTER batches (then it waits for ever)."""
+    wait_for(lambda: proc.poll() is not None or _stored(folder) >= HELD_GAMES, timeout=120)
+    if proc.poll() is not None or _stored(folder) != HELD_GAMES:
+        proc.kill()
+        raise AssertionError(f"the tournament did not store {HELD_GAMES} games and wait: {proc.communicate()}")
 
 
 def _resume(capsys, folder: Path, expect_missing: int) -> None:
     code = main(["tournament", "resume", str(folder), "--quiet", "--jobs", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert f"168 games scheduled, {expect_missing} to play" in err
-    assert out.startswith("168 games\n")
+    assert f"84 games scheduled, {expect_missing} to play" in err
+    assert out.startswith("84 games\n")
 
 
-def test_kill_9_then_resume_gives_the_same_tables(tmp_path, long_reference, capsys):
+def test_kill_9_then_resume_gives_the_same_tables(tmp_path, reference, capsys):
     """kill -9 a running `arena tournament run` partway; its workers leave too; resume equals an unbroken run."""
-    proc, folder = _start(tmp_path, LONG, long_reference)
+    proc, folder = _start(tmp_path, SPEC, reference)
     try:
-        _wait_for_games(proc, folder, 16)
-        workers = _children(proc.pid)
+        _wait_until_held(proc, folder)
+        workers = children(proc.pid)
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate()
-    deadline = time.monotonic() + 30
-    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(_alive(p) for p in workers), "a worker outlived the killed coordinator"
+    assert len(workers) >= 2 and all_gone(workers), "a worker outlived the killed coordinator"
     with Store(folder) as store:
         stored = store.count()
         sizes = dict(store.db.execute("SELECT idx, table_size FROM games"))
         seats = dict(store.db.execute("SELECT idx, COUNT(*) FROM seats GROUP BY idx"))
-    assert 16 <= stored < 168, "kill -9 came too late to test a resume"
+    assert stored == HELD_GAMES
     assert seats == sizes
-    _resume(capsys, folder, 168 - stored)
-    assert records(folder) == records(long_reference)
-    assert tables(folder) == tables(long_reference)
+    _resume(capsys, folder, 84 - stored)
+    assert records(folder) == records(reference)
+    assert tables(folder) == tables(reference)
 
 
-def test_ctrl_c_stops_cleanly_and_resumes(tmp_path, long_reference, capsys):
+def test_ctrl_c_stops_cleanly_and_resumes(tmp_path, reference, capsys):
     """Ctrl-C (SIGINT to the process group): exit 130, every finished game kept, the resume hint, no traceback."""
-    proc, folder = _start(tmp_path, LONG, long_reference)
+    proc, folder = _start(tmp_path, SPEC, reference)
     try:
-        _wait_for_games(proc, folder, 16)
+        _wait_until_held(proc, folder)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -362,10 +312,10 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path, long_reference, capsys):
         stored = store.count()
         assert store.db.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == \
             store.db.execute("SELECT SUM(table_size) FROM games").fetchone()[0]
-    assert stored < 168, "Ctrl-C came too late to test a resume"
-    hint = f"stopped: {stored} of 168 games are stored; continue with `arena tournament resume {folder}`"
+    assert stored == HELD_GAMES
+    hint = f"stopped: {stored} of 84 games are stored; continue with `arena tournament resume {folder}`"
     assert hint in err.splitlines()
     assert out.startswith(f"{stored} games\n")
-    _resume(capsys, folder, 168 - stored)
-    assert records(folder) == records(long_reference)
-    assert tables(folder) == tables(long_reference)
+    _resume(capsys, folder, 84 - stored)
+    assert records(folder) == records(reference)
+    assert tables(folder) == tables(reference)

@@ -48,8 +48,10 @@ def hostile(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def honest():
-    """An honest sandboxed bot shared by the module's tables: it must never be disturbed."""
+    """An honest sandboxed bot shared by the module's tables: it must never be disturbed. Started
+    at once, so that its pid is there for a test to name even before any table has been played."""
     client = SandboxClient(REGISTRY.get("random"), FAST)
+    assert client.ping().status == "ok" and client.pid is not None
     yield client
     client.close()
 

@@ -28,6 +28,7 @@ from arena.sandbox.client import SandboxClient
 from arena.sandbox import pool
 from arena.sandbox.processes import state
 from arena.sandbox.limits import Limits
+from support.processes import alive, all_gone, cpu_seconds
 
 CHECKOUT = Path(arena.__file__).resolve().parents[1]
 EXEC = Limits(disable={"forkserver"})
@@ -202,13 +203,10 @@ def test_every_bot_process_dies_with_a_killed_harness(hostile, tmp_path):
         import json
         found = json.loads(harness.stdout.readline())
         assert found["faults"] == [] and len(found["pids"]) >= 2 - (not _forked())
-        assert all(_alive(p) for p in found["pids"])
+        assert all(alive(p) for p in found["pids"])
         harness.kill()
         harness.wait()
-        deadline = time.monotonic() + 5
-        while any(_alive(p) for p in found["pids"]) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not [p for p in found["pids"] if _alive(p)]
+        assert all_gone(found["pids"]), [p for p in found["pids"] if alive(p)]
     finally:
         harness.kill()
         harness.wait()
@@ -217,14 +215,6 @@ def test_every_bot_process_dies_with_a_killed_harness(hostile, tmp_path):
 def _forked() -> bool:
     from arena.sandbox.limits import detect
     return detect().available("forkserver")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
 
 
 @needs("seccomp")
@@ -263,19 +253,11 @@ def test_the_fork_server_is_stopped_while_games_are_played(hostile, play):
 
     def sample(client) -> None:
         server = client._server.server_pid
-        first = _cpu_ticks(server)
+        first = cpu_seconds(server)
         time.sleep(0.3)
-        seen.append((state(server), first, _cpu_ticks(server)))
+        seen.append((state(server), first, cpu_seconds(server)))
 
     table = play(hostile("timer"), before_close=sample)
     assert table.faults() == [], table.details()
     ((status, before, after),) = seen
     assert status == "T" and after == before
-
-
-def _cpu_ticks(pid: int) -> int:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
