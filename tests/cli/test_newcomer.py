@@ -25,6 +25,7 @@ from arena.results.store import Store
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.event import Progress
 from arena.tournament.spec import TournamentSpec
+from support.cli import run
 
 EVENT = """
 name = "ov"
@@ -36,17 +37,13 @@ deals = 1
 """
 
 
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
+
+
 @pytest.fixture(autouse=True)
-def builtin_players_only(monkeypatch):
-    """Built-in players only; tables laid out for 80 columns."""
-    monkeypatch.setenv(DISABLE_ENV, "1")
+def eighty_columns(monkeypatch):
+    """Tables laid out for 80 columns (output is not a terminal here)."""
     monkeypatch.setenv("COLUMNS", "80")
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
