@@ -16,7 +16,9 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from tabulate import tabulate_formats
 
+from arena.cli.errors import UserError
 from arena.results.standings import COMPACT, Grid, tabulated
 
 AUTO = "auto"
@@ -111,4 +113,6 @@ def plain(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str = AUTO
     else a tabulate format)."""
     if fmt == AUTO:
         return fitted(headers, rows, wrap=wrap, fit=not wide)
+    if fmt not in tabulate_formats:
+        raise UserError(f"--format must be auto or a tabulate format such as simple, github, grid (got {fmt!r})")
     return tabulated(list(headers), [list(r) for r in rows], fmt)

@@ -54,28 +54,12 @@ from arena.plugins import discovery
 
 from arena.bots import hookspecs
 from arena.plugins.errors import PluginError
+from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
+                                 packages_of)
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
-ALIAS_MARK = "#"
-"""``random#2`` is a second, separately rated seat-holder playing as ``random`` (see :func:`base_player`)."""
-
-
-def base_player(name: str) -> str:
-    """The installed player a seat name plays as: ``random#2`` -> ``random``; ``random`` -> ``random``.
-
-    An alias lets one bot hold more than one seat of a table as separately
-    named (and separately rated) players, e.g. to fill 7-8 seat tables from a
-    few built-in bots: ``house = ["random#2", "low#2"]``, or
-    ``arena play --seats random,random#2,low``.
-    """
-    return name.split(ALIAS_MARK, 1)[0]
-
-
-ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
-BUILTIN_PLUGIN = "players"
-DISTRIBUTION = "bhabhi-arena"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
@@ -169,7 +153,7 @@ class Registry:
             if len(plugins) == 1:
                 raise PluginError(f"player {name!r}: plugin {plugins[0]} offers it more than once")
             raise PluginError(f"player {name!r} is offered by more than one plugin: "
-                              f"{_and(plugins)} ({_packages(plugins)}); uninstall all but one")
+                              f"{joined(plugins)} ({packages_of(plugins)}); uninstall all but one")
         spec = self.players.get(name)
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
@@ -231,10 +215,6 @@ def check_in_process(spec: PlayerSpec) -> None:
     if spec.factory is None:
         raise PluginError(f"player {spec.name!r} comes from the third-party plugin {spec.plugin}, whose "
                           f"code never runs in the harness: it plays sandboxed only, not in-process")
-
-
-def _and(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 # ------------------------------------------------------------ built-in players
@@ -310,22 +290,9 @@ def _report_duplicate(registry: Registry, name: str, plugins: list[str]) -> None
         return
     registry.players.pop(name, None)
     registry.problems.append(PluginProblem(
-        distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)} ({_packages(distinct)}); "
+        distinct[-1], f"player {name!r} is offered by plugins {joined(distinct)} ({packages_of(distinct)}); "
                       f"none of them is used: uninstall all but one, or rename the player in one"))
     registry.duplicates[name] = distinct
-
-
-def package_of(plugin: str) -> str:
-    """The distribution (what ``pip install`` names) that provides the entry point ``plugin``."""
-    if plugin == BUILTIN_PLUGIN:
-        return DISTRIBUTION
-    names = [ep.dist.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=plugin)
-             if getattr(ep, "dist", None) is not None and ep.dist.name != DISTRIBUTION]
-    return names[0] if names else "unknown"
-
-
-def _packages(plugins: list[str]) -> str:
-    return "packages " + _and([package_of(p) for p in plugins])
 
 
 def _check_spec(spec: Any) -> str | None:

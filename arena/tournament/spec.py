@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
-from arena.plugins.registry import ALIAS_MARK, base_player
+from arena.plugins.names import ALIAS_MARK, base_player
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
