@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.plugins.registry import PlayerSpec, hookimpl
+from arena import PlayerSpec, hookimpl
 
 from players.heuristic import HeuristicBot
 from players.sampler import SamplerBot

@@ -30,15 +30,32 @@ took cards since: the sampler deals its worlds with that, as with known voids.
 
 from __future__ import annotations
 
-from arena.game.cards import parse_card
+import random
+from functools import cmp_to_key
 
-HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
-NAMES = ("heuristic", "low", "high", "random")
+from arena import Game, Rules
+from arena.game.cards import PACK, parse_card
+
+from players.heuristic import HeuristicBot
+from players.policy import (
+    BELOW,
+    HEURISTIC,
+    HIGH,
+    LOW,
+    NAMES,
+    RANDOM,
+    cut_card,
+    heuristic_card,
+    high_card,
+    lead_card,
+    low_card,
+)
+from players.simple import HighBot, LowBot, RandomBot
+
 _ORDER = (HEURISTIC, HIGH, LOW)
-
 _SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
+FULL = (1 << PACK) - 1
 _RANKS_BELOW = tuple(sum(((1 << r) - 1) << (13 * s) for s in range(4)) for r in range(13))
-_RANKS_ABOVE = tuple(sum((0x1FFF & ~((1 << (r + 1)) - 1)) << (13 * s) for s in range(4)) for r in range(13))
 
 LEAD, FOLLOW, CUT = 0, 1, 2
 
@@ -47,58 +64,112 @@ RANDOM_SHARE = 0.2
 its checked plays (and at least two) break the heuristic player's rules."""
 
 
-def _same_rank_lower_suit(c: int) -> int:
-    r, s = c % 13, c // 13
-    return sum(1 << (13 * t + r) for t in range(s))
+class _Probe:
+    """A table for asking the heuristic policy about two cards (``pair``): who could cut is given."""
+
+    __slots__ = ("free", "led", "pair", "rank", "risk", "trump", "trumps")
+
+    def __init__(self, pair: int, suit: int, win: int, risk: bool, free: bool = False) -> None:
+        self.pair, self.led, self.rank, self.risk, self.free = pair, suit, win, risk, free
+        self.trump, self.trumps = -1, False
+
+    def legal_mask(self) -> int:
+        return self.pair
+
+    def under_winner(self) -> int:
+        return BELOW[self.led][self.rank] if self.risk and not self.free else -1
+
+    def lead_risks(self) -> tuple[int, ...]:
+        return (self.risk << 4,) * 4
 
 
-def _between(suit: int, lo: int, hi: int) -> int:
-    """Cards of ``suit`` with rank strictly between ``lo`` and ``hi``."""
-    if hi - lo < 2:
-        return 0
-    return (((1 << (hi - lo - 1)) - 1) << (lo + 1)) << (13 * suit)
+def _above(cards, pick) -> dict[int, int]:
+    """For each of ``cards``: the mask of those ``pick`` (a policy choosing from a pair) prefers to it.
+
+    The cards are sorted by the policy's own choices between two, so each policy is asked
+    about 52 log 52 pairs, not every one."""
+    def order(a: int, b: int) -> int:
+        return 1 if pick(1 << a | 1 << b) == a else -1
+    out, better = {}, 0
+    for c in sorted(cards, key=cmp_to_key(order), reverse=True):
+        out[c] = better
+        better |= 1 << c
+    return out
+
+
+def _follows(risks, win: int, free: bool) -> list[int]:
+    """``[clubs rank]``: what the heuristic policy follows with instead, whichever of ``risks`` holds."""
+    aboves = [_above(range(13), lambda pair, r=r: heuristic_card(_Probe(pair, 0, win, r, free))) for r in risks]
+    return [_all(a[c] for a in aboves) for c in range(13)]
+
+
+def _all(masks) -> int:
+    out = FULL
+    for m in masks:
+        out &= m
+    return out
+
+
+def _follow_table(risks, free: bool) -> tuple[tuple[int, ...], ...]:
+    """``[card][winning rank]`` for :func:`_follows`, moved from clubs to each suit (only ranks matter)."""
+    by_win = [_follows(risks, w, free) for w in range(13)]
+    return tuple(tuple(by_win[w][c % 13] << (13 * (c // 13)) for w in range(13)) for c in range(PACK))
+
+
+def _cut_table() -> tuple[int, ...]:
+    """What the heuristic policy cuts with instead, whichever of the two suits is the longer (unknown)."""
+    long = [_above(range(PACK), lambda pair, s=s: cut_card(pair, pair | _SUIT[s], False))
+            for s in range(4)]
+    return tuple(long[c // 13][c] & sum(long[s][c] & _SUIT[s] for s in range(4)) for c in range(PACK))
+
+
+def _pair_table(pick) -> tuple[int, ...]:
+    above = _above(range(PACK), pick)
+    return tuple(above[c] for c in range(PACK))
+
+
+_LOW, _HIGH = _pair_table(lambda pair: low_card(pair, False)), _pair_table(high_card)
+_FOLLOW = {(HEURISTIC, False): _follow_table((False, True), False),
+           (HEURISTIC, True): _follow_table((False, True), True),
+           **{(k, free): tuple((table[c] & _SUIT[c // 13],) * 13 for c in range(PACK))
+              for k, table in ((LOW, _LOW), (HIGH, _HIGH)) for free in (False, True)}}
+_DUCK = _follow_table((True,), False)
+_CUT = {HEURISTIC: _cut_table(), LOW: _HIGH, HIGH: _HIGH}
+_LEAD = {LOW: _LOW, HIGH: _HIGH}
+"""What each policy of :mod:`players.policy` plays instead of a card (``[card]``, following
+``[card][winning rank]``), asked of the policies at import (each sorts the cards by its own
+choices between two). ``_DUCK``: the heuristic policy following when someone still to play
+is known void. ``low`` cuts as ``high`` plays."""
 
 
 def preferred(kind: int, play: int, c: int, led: int, win: int, first_free: bool) -> int:
     """The cards policy ``kind`` would have played instead of ``c`` (a mask); 0 if none or unknown."""
-    r, s = c % 13, c // 13
     if kind == RANDOM:
         return 0
     if play == CUT:
-        tie = _same_rank_lower_suit(c) if kind != HEURISTIC else 0
-        return _RANKS_ABOVE[r] | tie
+        return _CUT[kind][c]
     if play == FOLLOW:
-        above, below = _RANKS_ABOVE[r] & _SUIT[s], _RANKS_BELOW[r] & _SUIT[s]
-        if kind == LOW:
-            return below
-        if kind == HIGH or first_free or r > win:
-            return above
-        return _between(s, r, win)
-    # an unforced lead
-    if kind == LOW:
-        return _RANKS_BELOW[r] | _same_rank_lower_suit(c)
-    if kind == HIGH:
-        return _RANKS_ABOVE[r] | _same_rank_lower_suit(c)
-    return 0                      # heuristic: lowest or highest of the suit, see _violates
+        return _FOLLOW[kind, first_free][c][win]
+    return _LEAD[kind][c] if kind != HEURISTIC else 0   # heuristic: its lowest or highest, see _violates
 
 
 def _violates(kind: int, play: int, c: int, led: int, win: int, first_free: bool, held: int) -> bool:
     if kind == HEURISTIC and play == LEAD:
-        s, r = c // 13, c % 13
-        return bool(held & _SUIT[s] & _RANKS_BELOW[r]) and bool(held & _SUIT[s] & _RANKS_ABOVE[r])
+        cards = held & _SUIT[c // 13] | 1 << c           # it leads its lowest or its highest
+        return c not in (lead_card(_Probe(cards, -1, 0, True), cards), lead_card(_Probe(cards, -1, 0, False), cards))
     return bool(held & preferred(kind, play, c, led, win, first_free))
 
 
 def _unlike_heuristic(play: int, c: int, win: int, public, held: int) -> bool:
     """What the heuristic player would not have done, from the voids everyone knew then.
 
-    Following above the winner while a seat still to play was known void: it would have
-    ducked with a card below the winner. Leading: it leads from a suit with the fewest
+    Following while a seat still to play was known void: it would have played what the
+    policy plays when someone may cut. Leading: it leads from a suit with the fewest
     known voids among the others, and its lowest card of a suit someone is void in.
     """
     suit, r = c // 13, c % 13
     if play == FOLLOW:
-        return bool(public) and r > win and bool(held & _RANKS_BELOW[win] & _SUIT[suit])
+        return bool(public) and bool(held & _DUCK[c][win])
     if play != LEAD:
         return False
     mine = public[suit]
@@ -256,12 +327,6 @@ def reference_games(count: int, seed: int):
     seed ``seed + g``. Yields ``(game, names, view)`` at every decision (``names``:
     each seat's policy); the seat's bot plays when the caller asks for the next one.
     """
-    import random
-
-    from arena import Game, Rules
-
-    from players.heuristic import HeuristicBot
-    from players.simple import HighBot, LowBot, RandomBot
     bots_by_name = dict(zip(NAMES, (HeuristicBot, LowBot, HighBot, RandomBot)))
     rules = Rules.preset("getaway")
     for g in range(count):

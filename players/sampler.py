@@ -12,9 +12,9 @@ worlds:
    discarded, hidden draws (a hidden drawn card comes from the pile), and the
    cards an opponent's model says it cannot hold (a ``low`` player that led a
    7 holds no lower card);
-2. for each legal card, play the game out from there on a fast internal state
-   (:mod:`players.sampler_sim`), each opponent with its model's policy and the
-   sampler's own seat with the heuristic policy;
+2. for each legal card, play the game out from there on the rules core
+   (:mod:`players.playout`), each opponent with its model's policy and the
+   sampler's own seat with the heuristic policy (:mod:`players.policy`);
 
 and scores each card by how often it became the Bhabhi (the finishing place
 counts a little, see ``PLACE_WEIGHT``); every legal card is scored on the same
@@ -36,10 +36,9 @@ same moves on any machine; time is only a safety cap (``cap_ms``, 500 ms, or a
 quarter of ``view.time_left``). :class:`TimedSamplerBot` (not registered) is the anytime version: it
 stops within ``budget_ms`` of CPU time per decision (default 50 ms, a
 twentieth of the default decision limit of 1000 ms), or within a quarter of
-``view.time_left`` when the harness gives one. Trumps (Donkey), two
-packs and ``neighbour_take`` with ``take_from``/``take_order`` other than their defaults
-(which the playouts refuse, :func:`players.sampler_sim.check_rules`) are left to the
-heuristic player.
+``view.time_left`` when the harness gives one. Trumps (Donkey) and two
+packs (which the sampled worlds do not model) are left to the heuristic player.
+Nobody takes in a playout (every seat declines, as the heuristic player does).
 """
 
 from __future__ import annotations
@@ -53,16 +52,8 @@ from arena.game.solver import Solver, SolverBudget
 
 from players.heuristic import HeuristicBot
 from players.opponents import infer
-from players.sampler_sim import UnsupportedRules, check_rules, new_sim
-
-def sim_supports(rules) -> bool:
-    """Whether the playout state implements ``rules`` (see :func:`players.sampler_sim.check_rules`)."""
-    try:
-        check_rules(rules)
-    except UnsupportedRules:
-        return False
-    return True
-
+from players.playout import PlayoutRandom, play_out, playout_state
+from players.policy import HEURISTIC
 
 FULL = (1 << PACK) - 1
 SUIT_BITS = tuple(0x1FFF << (13 * u) for u in range(4))
@@ -217,7 +208,7 @@ class SamplerBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rules = view.rules
-        if rules.trumps or rules.decks != 1 or not sim_supports(rules):
+        if rules.trumps or rules.decks != 1:
             return self.fallback.play(view)
         start = time.thread_time()
         budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)
@@ -270,7 +261,7 @@ class SamplerBot(Bot):
         rules = view.rules
         n = know.n
         models = self.models
-        kinds = forbid = None
+        kinds, forbid = (HEURISTIC,) * n, None
         if models is not None:
             kinds, forbid = models.kinds, models.forbid
             if not any(forbid):
@@ -282,14 +273,14 @@ class SamplerBot(Bot):
                 held |= h
             pile = _cards(FULL & ~held)
             seed = rng.random()
-            base = new_sim(rules, n, hands, know.active, list(view.out), pile, know.leader, me,
-                           know.trick, know.first, -1, know.drawn_lead, rng, kinds)
+            base = playout_state(rules, n, hands, list(view.out), pile, know.leader, know.trick, know.first,
+                                 know.drawn_lead, rng)
             for i, m in enumerate(moves):
-                sim = base.copy()
-                sim.rng = random.Random(seed)
-                sim.play(m)
-                sim.run()
-                scores[i].append(_score(sim, me, n))
+                state = base.copy()
+                state.rng = PlayoutRandom(seed)
+                state.play(m)
+                play_out(state, kinds)
+                scores[i].append(_score(state, me, n))
             worlds += 1
             if worlds >= self.max_worlds or clock() >= deadline:
                 break
@@ -333,10 +324,10 @@ rotations against three heuristic players, 0.05 and 0.01 lost exactly as often (
 games); with 0.05 the sampler also gets out first far more often (docs/ladder.md)."""
 
 
-def _score(sim, me: int, n: int) -> float:
+def _score(state, me: int, n: int) -> float:
     """1 for the Bhabhi, plus a small term for a worse finishing place (a tie-break, mostly)."""
-    if sim.loser == me:
+    if state.loser == me:
         return 1.0
-    if me in sim.out:
-        return PLACE_WEIGHT * sim.out.index(me) / max(1, n - 1)
+    if me in state.out:
+        return PLACE_WEIGHT * state.out.index(me) / max(1, n - 1)
     return PLACE_WEIGHT

@@ -1,12 +1,15 @@
-"""Three simple reference players: random, low and high."""
+"""Three simple reference players: random, low and high (the last two from :mod:`players.policy`)."""
 
 from __future__ import annotations
 
 from arena import Bot
+from arena.game.cards import CARDS, SUIT_MASK
+
+from players.policy import high_card, low_card
 
 
-def _rank_key(c):
-    return (c.rank, c.copy)
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
 
 
 class RandomBot(Bot):
@@ -24,9 +27,9 @@ class LowBot(Bot):
     name = "low"
 
     def play(self, view):
-        cutting = view.led_suit is not None and all(c.suit != view.led_suit for c in view.legal)
-        pick = max if cutting else min
-        return pick(view.legal, key=_rank_key)
+        legal = _mask(view.legal)
+        cutting = view.led_suit is not None and not legal & SUIT_MASK[view.led_suit]
+        return CARDS[low_card(legal, cutting)]
 
 
 class HighBot(Bot):
@@ -35,4 +38,4 @@ class HighBot(Bot):
     name = "high"
 
     def play(self, view):
-        return max(view.legal, key=_rank_key)
+        return CARDS[high_card(_mask(view.legal))]

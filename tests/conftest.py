@@ -45,15 +45,15 @@ def play_out(game: Game, rng: random.Random, limit: int | None = None, each=None
 
 def expected_legal_mask(game: Game) -> int:
     """The legal cards of the current seat, worked out from the rules independently of the engine."""
-    hand = game.hands[game.current]
-    if not game.trick_cards:
-        return 1 << game.must_lead if game.must_lead >= 0 else hand
-    led = game.trick_cards[0] % PACK // 13
+    hand = game.state.hands[game.current]
+    if not game.state.tcards:
+        return 1 << game.state.must if game.state.must >= 0 else hand
+    led = game.state.tcards[0] % PACK // 13
     follow = hand & SUIT_MASK[led]
     if follow:
         return follow
-    if game.rules.trumps and game.trump >= 0 and hand & SUIT_MASK[game.trump]:
-        return hand & SUIT_MASK[game.trump]
+    if game.rules.trumps and game.state.trump >= 0 and hand & SUIT_MASK[game.state.trump]:
+        return hand & SUIT_MASK[game.state.trump]
     return hand
 
 
@@ -62,18 +62,18 @@ def check_step(game: Game) -> None:
     total = PACK * game.rules.decks
     seen = 0
     count = 0
-    for h in game.hands:
+    for h in game.state.hands:
         assert not seen & h, "a card is in two hands"
         seen |= h
         count += h.bit_count()
-    for c in list(game.trick_cards) + list(game.discard):
+    for c in list(game.state.tcards) + list(game.state.pile):
         assert not seen >> c & 1, f"card {c} is in two places"
         seen |= 1 << c
         count += 1
     assert count == total and seen == (1 << total) - 1, "a card is missing or duplicated"
     if game.current is None:
         return
-    assert game.active[game.current], "the seat to act is out"
+    assert game.state.active[game.current], "the seat to act is out"
     legal = game.legal_actions()
     if game.decision == "take":
         assert tuple(legal) == (False, True)
@@ -99,7 +99,7 @@ def check_result(game: Game) -> None:
         assert res.order[-1] == res.loser and not res.tied
         assert res.penalty[res.loser] == 3
         assert res.legs == len(res.loser_cards)
-        held = game.hands[res.loser]
+        held = game.state.hands[res.loser]
         assert sum(1 << c for c in res.loser_cards) == held
 
 

@@ -88,17 +88,19 @@ class InProcessClient:
 
 @dataclass(slots=True)
 class SeatLog:
-    """What the referee saw of one seat during a game."""
+    """What the referee saw of one seat during a game (``play_cpu_ms``: the play decisions' CPU times)."""
 
     cpu_ms: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
+    play_cpu_ms: list[float] = field(default_factory=list)
     faults: list[dict] = field(default_factory=list)
 
     def summary(self) -> dict:
         def med(xs):
             return round(statistics.median(xs), 3) if xs else None
         return {
-            "decisions": len(self.cpu_ms),
+            "decisions": len(self.cpu_ms), "plays": len(self.play_cpu_ms),
+            "play_cpu_ms": round(sum(self.play_cpu_ms), 3),
             "cpu_ms_median": med(self.cpu_ms), "cpu_ms_max": round(max(self.cpu_ms), 3) if self.cpu_ms else None,
             "wall_ms_median": med(self.wall_ms), "wall_ms_max": round(max(self.wall_ms), 3) if self.wall_ms else None,
             "cpu_ms": [round(x, 3) for x in self.cpu_ms], "wall_ms": [round(x, 3) for x in self.wall_ms],
@@ -156,6 +158,8 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         reply = clients[seat].decide(new_events(seat), legal, decision)
         logs[seat].cpu_ms.append(reply.cpu * 1000)
         logs[seat].wall_ms.append(reply.wall * 1000)
+        if decision == "play":
+            logs[seat].play_cpu_ms.append(reply.cpu * 1000)
         status, action, detail = check_reply(reply, legal, decision)
         if status == Status.OK:
             game.apply(action)

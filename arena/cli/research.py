@@ -9,7 +9,7 @@ import typer
 from arena.cli.options import seats
 from arena.cli.output import out
 from arena.cli.session import session
-from arena.game.solver import solve_text
+from arena.game.solver_text import solve_text
 from arena.research.endings import endings_from_results, shootout_share
 from arena.research.solver_check import check_seed002, shared_suit_survey, survey_lines
 

@@ -9,6 +9,7 @@ import typer
 
 from arena.cli.output import out
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.results.report_pack import MAX_GAMES
 from arena.results.standings import head_to_head_text, ratings_text
 from arena.results.store import Store
 
@@ -35,7 +36,7 @@ def report_cmd(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="The HTML file to write (default: FOLDER/report.html)."),
-    games: int = typer.Option(40, "--games", min=0,
+    games: int = typer.Option(MAX_GAMES, "--games", min=0,
                               help="Games in the game browser, chosen evenly over rules and table sizes (0: none)."),
 ) -> None:
     """Write one self-contained HTML report: ratings, plots, head to head, faults and a game browser."""

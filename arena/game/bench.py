@@ -17,7 +17,8 @@ def _random_games(rules: Rules, players: int, games: int, seed: int, record: boo
     start = time.perf_counter()
     for g in range(games):
         game = Game.deal(rules, players, numbered_seed(seed, g))
-        while game.cur is not None:
+        state = game.state
+        while state.cur is not None:
             legal = game.legal_actions()
             game.apply(legal[int(rng.random() * len(legal))])
         if record:

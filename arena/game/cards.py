@@ -13,7 +13,7 @@ from ``10H`` and from the suit symbols ``♣ ♦ ♥ ♠``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from arena.game.errors import CardError
 
@@ -154,14 +154,6 @@ def bit_list(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def iter_bits(mask: int) -> Iterator[int]:
-    """The set bit positions of a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 _HAND_ORDER = {c: i for i, c in enumerate(sorted(CARDS, key=lambda c: (c.suit, -c.rank, c.copy)))}

@@ -2,47 +2,55 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from arena.game.cards import ACE_OF_SPADES, PACK, SUITS, card, mask_of, parse_cards
 from arena.game.errors import PositionError
 
 _SUIT_OF = {**{c: i for i, c in enumerate(SUITS)}, **{c.lower(): i for i, c in enumerate(SUITS)}}
 
 
-def build_position(cls, rules, hands, leader, discard, out, first_trick_done, trump, seed, drawn):
-    """Build a :class:`Game` in the given position, checking it is consistent."""
-    players = len(hands)
-    game = cls(rules, players, seed)
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A checked hand-made position, ready for :class:`arena.game.state.State` (and the record's start)."""
+
+    hands: tuple[int, ...]
+    pile: tuple[int, ...]
+    out: tuple[int, ...]
+    trump: int
+    drawn: int
+    start: dict
+
+
+def build_position(rules, hands, leader, discard, out, first_trick_done, trump, drawn) -> Setup:
+    """Check a position given by hand (see :meth:`arena.Game.from_position`) and return its :class:`Setup`."""
+    rules.check_players(len(hands))
     parsed = [parse_cards(h) for h in hands]
     seen: set[int] = set()
     for seat, cards in enumerate(parsed):
         for c in cards:
             _check_card(c, rules.decks, seen, f"seat {seat}'s hand")
-        game.hands[seat] = mask_of(cards)
+    masks = [mask_of(cards) for cards in parsed]
     pile = parse_cards(discard) if discard is not None else \
         [c for c in range(PACK * rules.decks) if c not in seen]
     for c in pile:
         _check_card(c, rules.decks, seen, "the discard pile")
     out = list(out or [])
-    _check_seats(game, leader, out)
-    game.discard = sorted(int(c) for c in pile)
-    for s in out:
-        game.active[s] = False
-        game.out.append(s)
-    game.n_active = players - len(out)
-    game.trump = _trump(trump, rules)
-    drawn_card = _drawn(drawn, game, leader)
-    if not first_trick_done and not game.hands[leader] >> int(ACE_OF_SPADES) & 1:
+    _check_seats(masks, leader, out)
+    pile = sorted(int(c) for c in pile)
+    trump_id = _trump(trump, rules)
+    drawn_card = _drawn(drawn, masks, leader)
+    if not first_trick_done and not masks[leader] >> int(ACE_OF_SPADES) & 1:
         raise PositionError(f"trick 1 is not done, so the leader (seat {leader}) must hold AS")
     if not first_trick_done and drawn_card is not None:
         raise PositionError(f"trick 1 is not done, so the leader must lead AS, not a drawn card (got {drawn_card})")
-    game.start = {
+    start = {
         "hands": [[c.text for c in sorted(h)] for h in parsed], "leader": leader, "out": out,
-        "discard": [card(c).text for c in game.discard], "trump": trump_text(game.trump),
+        "discard": [card(c).text for c in pile], "trump": trump_text(trump_id),
         "first_trick_done": bool(first_trick_done), "drawn": drawn_card.text if drawn_card else None,
     }
     drawn_id = int(drawn_card) if drawn_card is not None else -1
-    game._begin(leader=leader, first_trick=not first_trick_done, drawn=drawn_id)
-    return game
+    return Setup(tuple(masks), tuple(pile), tuple(out), trump_id, drawn_id, start)
 
 
 def trump_text(trump: int) -> str | None:
@@ -57,8 +65,8 @@ def _check_card(c, decks: int, seen: set, where: str) -> None:
     seen.add(c)
 
 
-def _check_seats(game, leader, out) -> None:
-    n = game.players
+def _check_seats(hands, leader, out) -> None:
+    n = len(hands)
     if not isinstance(leader, int) or not 0 <= leader < n:
         raise PositionError(f"leader must be a seat 0..{n - 1} (got {leader!r})")
     for s in out:
@@ -66,12 +74,12 @@ def _check_seats(game, leader, out) -> None:
             raise PositionError(f"out must list seats 0..{n - 1} (got {s!r})")
         if out.count(s) > 1:
             raise PositionError(f"out lists seat {s} twice")
-        if game.hands[s]:
+        if hands[s]:
             raise PositionError(f"seat {s} is listed as out but holds cards")
-    if leader in out or not game.hands[leader]:
+    if leader in out or not hands[leader]:
         raise PositionError(f"the leader (seat {leader}) must be in the game and hold a card")
     for s in range(n):
-        if not game.hands[s] and s not in out:
+        if not hands[s] and s not in out:
             raise PositionError(f"seat {s} holds no cards, so it must be listed in out")
     if n - len(out) < 2:
         raise PositionError(f"a position needs at least two players in the game (got {n - len(out)})")
@@ -89,10 +97,10 @@ def _trump(trump, rules) -> int:
     raise PositionError(f"trump must be a suit C, D, H or S (got {trump!r})")
 
 
-def _drawn(drawn, game, leader):
+def _drawn(drawn, hands, leader):
     if drawn is None:
         return None
     c = card(drawn)
-    if not game.hands[leader] >> int(c) & 1:
+    if not hands[leader] >> int(c) & 1:
         raise PositionError(f"the drawn card {c} must be in the leader's hand (seat {leader})")
     return c

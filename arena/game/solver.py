@@ -3,9 +3,13 @@
 With one pack and perfect memory each of the last two players can deduce the
 other's hand (every card not yet played and not in their own hand), so the
 two-player ending is a game of perfect information. This module solves it by
-expectiminimax with memoisation over hand bitmasks, on its own compact
-two-player transition (the full :class:`arena.Game` is far too slow for an
-inner loop; ``tests/game/test_solver.py`` checks the two against each other).
+expectiminimax with memoisation over hand bitmasks. The search steps through
+whole tricks on the two hands (a rules state per node would cost several times
+as much); every rule that varies (the escape rule, the shootout,
+``drawn_cut_loses``, ``simultaneous``) is decided by the rules core's own
+functions (:func:`arena.game.state.escape_mode`, :func:`arena.game.state.no_common_suit`),
+and ``tests/game/test_solver.py`` checks the values against an expectiminimax
+over the engine itself.
 
 A position at the start of a trick is ``(L, F, must)``: the leader's hand, the
 other player's hand (bitmasks of card ids, as in :mod:`arena.game.cards`) and the
@@ -35,14 +39,13 @@ import sys
 import time
 from dataclasses import dataclass
 
-from arena.game.cards import CARDS, PACK, bit_list, cards_of, parse_cards, sort_hand
+from arena.game.cards import CARDS, PACK, bit_list, cards_of, sort_hand
 from arena.game.errors import ArenaError
 from arena.game.rules import Rules
+from arena.game.state import DRAW, MODES, PASS, escape_mode, no_common_suit
 
 FULL = (1 << PACK) - 1
 SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
-PASS, DRAW, DRAW_NEXT = 0, 1, 2
-_MODES = {"pass": PASS, "draw": DRAW, "pass_if_3plus": DRAW, "draw_next_hand": DRAW_NEXT}
 
 
 class SolverError(ArenaError, ValueError):
@@ -74,7 +77,10 @@ class Solver:
     one solver must all lie inside it with the pile equal to the rest of it.
     ``max_states`` and ``deadline`` (a ``time.thread_time()`` value) bound a
     search: past them it raises :class:`SolverBudget` (the memo keeps what was
-    solved, so a retry with a bigger budget goes on from there).
+    solved, so a retry with a bigger budget goes on from there). So does a line
+    of play deeper than Python's recursion limit (about 200 frames were the
+    deepest seen, 26 cards each; the default limit is 1000): the solver never
+    changes the limit.
     """
 
     def __init__(self, rules: Rules, universe: int = FULL, draw_value: float = 0.5,
@@ -93,22 +99,20 @@ class Solver:
         self.canonical = canonical and len(slices) == 1
         """Memo keys up to suit permutation (and, where the pile never comes back, rank gaps)."""
         self._lead, self._reply = _build(self, rules, universe, draw_value)
-        if sys.getrecursionlimit() < 20000:
-            sys.setrecursionlimit(20000)
 
     # ---------------------------------------------------------------- API
     def value(self, leader: int, other: int, must: int = -1) -> float:
         """Expected loss of the leader at the start of a trick."""
         self._check(leader, other, must)
-        return self._lead(leader, other, must)
+        return _within_limit(self._lead, leader, other, must)
 
     def solve(self, leader: int, other: int, must: int = -1) -> Solution:
         """The leader's value and the value of each card it may lead."""
         self._check(leader, other, must)
-        if self.rules.shootout and not _share(leader, other):
+        if self.rules.shootout and no_common_suit(leader, other):
             return Solution(1.0, tuple((c, 1.0) for c in _bits(leader if must < 0 else 1 << must)))
         drawn = must >= 0
-        moves = [(c, self._reply(leader ^ (1 << c), other, c, drawn)) for c in
+        moves = [(c, _within_limit(self._reply, leader ^ (1 << c), other, c, drawn)) for c in
                  _bits(1 << must if drawn else leader)]
         return _solution(moves)
 
@@ -124,17 +128,26 @@ class Solver:
     def _reply_moves(self, rest: int, fol: int, led: int, drawn: bool):
         """(reply, leader's value) for each legal reply."""
         legal = fol & SUIT13[led // 13] or fol
-        return [(f, self._settle_one(rest, fol, led, drawn, f)) for f in _bits(legal)]
+        return [(f, _within_limit(self._settle_one, rest, fol, led, drawn, f)) for f in _bits(legal)]
 
     def _check(self, leader: int, other: int, must: int) -> None:
         if not leader or not other:
             raise SolverError("both players must hold cards")
         if leader & other:
-            raise SolverError(f"a card is in both hands: {_text(leader & other)}")
+            raise SolverError(f"a card is in both hands: {mask_text(leader & other)}")
         if (leader | other) & ~self.universe:
-            raise SolverError(f"cards outside the solver's universe: {_text((leader | other) & ~self.universe)}")
+            raise SolverError(f"cards outside the solver's universe: {mask_text((leader | other) & ~self.universe)}")
         if must >= 0 and not leader >> must & 1:
             raise SolverError(f"the drawn card {CARDS[must]} must be in the leader's hand")
+
+
+def _within_limit(search, *args) -> float:
+    """Run one search; a line deeper than the recursion limit is a :class:`SolverBudget`, like a budget."""
+    try:
+        return search(*args)
+    except RecursionError:
+        raise SolverBudget(f"expected a line of play within the recursion limit {sys.getrecursionlimit()}, "
+                           f"got a deeper one") from None
 
 
 def _solution(moves) -> Solution:
@@ -145,11 +158,8 @@ def _solution(moves) -> Solution:
 _bits = bit_list
 
 
-def _share(a: int, b: int) -> bool:
-    return any(a & m and b & m for m in SUIT13)
-
-
-def _text(mask: int) -> str:
+def mask_text(mask: int) -> str:
+    """A mask's cards as text, as a player holds them."""
     return " ".join(str(c) for c in sort_hand(cards_of(mask)))
 
 
@@ -158,15 +168,14 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     memo = solver.memo
     shootout = rules.shootout
     cut_loses = rules.drawn_cut_loses
-    mode = _MODES[rules.escape]
+    mode = MODES[rules.escape]
     highest_loses = rules.simultaneous == "highest_loses"
-    m0, m1, m2, m3 = SUIT13
     suit_of = [SUIT13[c // 13] for c in range(PACK)]
     rank_of = [c % 13 for c in range(PACK)]
     thread_time = time.thread_time
 
     canonical = solver.canonical
-    compress = mode != DRAW
+    compress = escape_mode(mode, 2, True) != DRAW       # the pile never comes back: rank gaps do not matter
     squeezed: dict[int, tuple[int, int, list[int]]] = {}
 
     def squeeze(l: int, f: int) -> tuple[int, int, list[int]]:
@@ -207,8 +216,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
         v = memo.get(key)
         if v is not None:
             return v
-        if shootout and not (L & m0 and F & m0 or L & m1 and F & m1 or L & m2 and F & m2
-                             or L & m3 and F & m3):
+        if shootout and no_common_suit(L, F):
             v = 1.0
         else:
             v = 2.0
@@ -276,9 +284,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
                 return 1.0                  # the other got out: the winner is left
             return lead(W, O, -1)
         pile = universe & ~(O | 1 << c | 1 << f)
-        m = mode
-        if m == DRAW and not pile:
-            m = PASS
+        m = escape_mode(mode, 2, bool(pile))
         if m == PASS:
             if O:
                 return 0.0                  # the winner is out, the other is left
@@ -320,96 +326,3 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
 
     solver._settle_one = settle_one
     return lead, reply
-
-
-# ------------------------------------------------------------------ text form
-def parse_position(text: str) -> dict:
-    """Parse ``"leader: AS KS 2H / other: 3C 4C"`` (parts split by ``/``, ``;`` or lines).
-
-    Keys: ``leader`` and ``other`` (hands), optional ``pile`` (default: every
-    other card), ``drawn`` (a card in the leader's hand it must lead) and ``led``
-    (the leader has already led this card, listed in its hand or not; the
-    other player is to move).
-    """
-    parts = [p.strip() for p in text.replace(";", "/").replace("\n", "/").split("/") if p.strip()]
-    found: dict[str, list] = {}
-    for part in parts:
-        key, sep, cards = part.partition(":")
-        key = key.strip().lower()
-        key = {"follower": "other", "discard": "pile"}.get(key, key)
-        if not sep or key not in ("leader", "other", "pile", "drawn", "led"):
-            raise SolverError(f"position part {part!r}: expected 'leader:', 'other:', 'pile:', 'drawn:' "
-                              f"or 'led:' followed by cards")
-        if key in found:
-            raise SolverError(f"position gives {key!r} twice")
-        found[key] = parse_cards(cards)
-    for key in ("leader", "other"):
-        if key not in found:
-            raise SolverError(f"position needs {key!r} (e.g. 'leader: AS KS 2H / other: 3C 4C')")
-    out = {k: _mask(v, k) for k, v in found.items()}
-    for key in ("drawn", "led"):
-        if key in found and len(found[key]) != 1:
-            raise SolverError(f"{key!r} must be one card (got {len(found[key])})")
-    if "drawn" in out and "led" in out and out["drawn"] != out["led"]:
-        raise SolverError("with 'led', 'drawn' must be the led card (a drawn card is led at once)")
-    return out
-
-
-def _mask(cards, key: str) -> int:
-    m = 0
-    for c in cards:
-        if c >= PACK:
-            raise SolverError(f"{key}: the solver needs one pack (got {c})")
-        m |= 1 << c
-    return m
-
-
-def solve_text(text: str, rules: Rules, draw_value: float = 0.5) -> list[str]:
-    """Solve a position given as text; lines for the CLI (``arena solve``)."""
-    pos = parse_position(text)
-    leader, other = pos["leader"], pos["other"]
-    led = pos.get("led")
-    if led:
-        leader &= ~led                  # the led card may be listed in the leader's hand or not
-    held = leader | other | (led or 0)
-    if leader & other or (led and led & other):
-        raise SolverError("a card appears twice in the position")
-    pile = pos.get("pile", FULL & ~held)
-    if pile & held:
-        raise SolverError(f"the pile holds cards that are in a hand: {_text(pile & held)}")
-    solver = Solver(rules, universe=held | pile, draw_value=draw_value)
-    start = time.perf_counter()
-    if led is not None:
-        c = led.bit_length() - 1
-        drawn = "drawn" in pos
-        sol = solver.solve_reply(leader, other, c, drawn)
-        who = f"other to play to {CARDS[c]}"
-    else:
-        must = pos["drawn"].bit_length() - 1 if "drawn" in pos else -1
-        sol = solver.solve(leader, other, must)
-        who = "leader to lead" + (f" (must lead the drawn {CARDS[must]})" if must >= 0 else "")
-    took = time.perf_counter() - start
-    lines = [(f"rules: {rules.name} (escape={rules.escape}, shootout={str(rules.shootout).lower()}, "
-              f"drawn_cut_loses={str(rules.drawn_cut_loses).lower()}, simultaneous={rules.simultaneous})"),
-             f"position: leader {_text(leader) or '-'} / other {_text(other)}"
-             + (f" / led {CARDS[led.bit_length() - 1]}" if led else "")
-             + f" / pile {pile.bit_count()} cards",
-             f"to move: {who}",
-             f"value: {_pct(sol.value)} chance that the player to move is the Bhabhi"
-             + _verdict(sol.value),
-             "best: " + " ".join(str(CARDS[c]) for c in sol.best),
-             "moves: " + ", ".join(f"{CARDS[c]} {_pct(v)}" for c, v in sol.moves),
-             f"solved {len(solver.memo)} states in {took:.3f} s"]
-    return lines
-
-
-def _pct(v: float) -> str:
-    return f"{100 * v:.4g}%"
-
-
-def _verdict(v: float) -> str:
-    if v >= 1 - 1e-12:
-        return " (lost whatever it does)"
-    if v <= 1e-12:
-        return " (it gets away with best play)"
-    return ""

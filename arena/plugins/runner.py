@@ -8,6 +8,7 @@ from arena.plugins.registry import check_in_process
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.game.seeds import Secret, play_seeds, user_secret
+from arena.sandbox.client import SandboxClient
 
 
 def make_client(spec, sandbox: bool | None = None, limits=None):
@@ -21,7 +22,6 @@ def make_client(spec, sandbox: bool | None = None, limits=None):
     if not sandbox:
         check_in_process(spec)
         return InProcessClient(spec)
-    from arena.sandbox.client import SandboxClient
     return SandboxClient(spec, limits=limits)
 
 

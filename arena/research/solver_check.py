@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from arena.game.rules import Rules
-from arena.game.solver import SUIT13, Solver, _text
+from arena.game.solver import SUIT13, Solver, mask_text
 from arena.results.intervals import wilson
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
@@ -101,7 +101,7 @@ def check_seed002(ranks: int = 4, escape: str = "pass", progress: Callable[[int]
 
 def _show(example) -> str:
     a, b, v = example
-    return f"leader {_text(a)} / other {_text(b)}: value {v}"
+    return f"leader {mask_text(a)} / other {mask_text(b)}: value {v}"
 
 
 def _random_shared(rng: random.Random, universe_cards: list[int]) -> tuple[int, int]:

@@ -29,3 +29,11 @@ class ReportError(ArenaError, ValueError):
 
 class OutputError(ArenaError, OSError):
     """An output file that cannot be written (no space, read-only, not a folder)."""
+
+
+class StatsError(ArenaError, ValueError):
+    """A statistical test or figure asked for with parameters it cannot have."""
+
+
+class CompareError(ArenaError, ValueError):
+    """A comparison's settings that cannot make a test."""

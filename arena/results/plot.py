@@ -145,6 +145,20 @@ def faults_figure(counts: Mapping[str, Mapping[str, int]], order: Sequence[str])
     return fig
 
 
+def llr_figure(llrs: Sequence[float], lower: float, upper: float) -> Figure:
+    """A sequential test's log-likelihood ratio after each deal, with its two bounds (a comparison)."""
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(8, 3.2), layout="constrained")
+        ax = fig.add_subplot()
+        ax.plot(range(1, len(llrs) + 1), llrs, color="#1f77b4", label="LLR")
+        ax.axhline(upper, color="#d62728", linestyle="--", label="accept H1")
+        ax.axhline(lower, color="#2ca02c", linestyle="--", label="accept H0")
+        ax.set_xlabel("deals (paired units)")
+        ax.set_ylabel("log-likelihood ratio")
+        ax.legend(loc="upper left")
+    return fig
+
+
 def svg_text(fig: Figure) -> str:
     """The figure as SVG text (text kept as text, no date: the same figure gives the same bytes)."""
     buf = io.StringIO()

@@ -7,7 +7,6 @@ gives exactly the same tables as a serial one. No I/O, no printing.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,10 @@ def _check(ok: bool, what: str, expected: str, got: Any) -> None:
     if not ok:
         raise RatingsError(f"{what} must be {expected} (got {got!r})")
 
+DECISION_MS_HELP = ("mean CPU time per play decision, in ms: the CPU time of all the player's play decisions "
+                    "over their number (take decisions are not counted)")
+"""What the ``ms/dec`` column of a rating table means."""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -37,8 +40,10 @@ class Outcome:
     first out, the Bhabhi has the largest; seats tied in a draw share one);
     ``loser`` is the Bhabhi's seat, or None for a draw; ``penalty[s]`` is 0..3;
     ``faults[s]`` maps fault kind to count; ``decision_ms[s]`` is the seat's
-    median decision time in the game, or None. ``faults`` and ``decision_ms``
-    may be left empty (no faults, no timings).
+    mean CPU time per play decision in the game (ms), or None, and
+    ``plays[s]`` the number of play decisions it is the mean of (its weight
+    in :attr:`PlayerRow.decision_ms`; 1 each when left empty). ``faults``,
+    ``decision_ms`` and ``plays`` may be left empty (no faults, no timings).
     """
 
     index: int
@@ -50,6 +55,7 @@ class Outcome:
     penalty: tuple[int, ...]
     faults: tuple[Mapping[str, int], ...] = ()
     decision_ms: tuple[float | None, ...] = ()
+    plays: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         n, where = self.table_size, f"game {self.index}:"
@@ -57,7 +63,7 @@ class Outcome:
         _check(isinstance(self.rules, str), f"{where} rules", "a label string", self.rules)
         _check(type(n) is int and n >= 2 and len(self.seats) == n, f"{where} seats", f"{n} names", self.seats)
         _check(len(set(self.seats)) == n, f"{where} seats", "distinct names", self.seats)
-        for name in ("seats", "ranks", "penalty", "decision_ms"):
+        for name in ("seats", "ranks", "penalty", "decision_ms", "plays"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         faults = tuple(dict(f) if isinstance(f, Mapping) else f for f in self.faults)
         object.__setattr__(self, "faults", faults)
@@ -65,6 +71,8 @@ class Outcome:
             object.__setattr__(self, "faults", tuple({} for _ in range(n)))
         if not self.decision_ms:
             object.__setattr__(self, "decision_ms", (None,) * n)
+        if not self.plays:
+            object.__setattr__(self, "plays", (1,) * n)
         self._check_ranks()
         self._check_per_seat()
 
@@ -91,6 +99,8 @@ class Outcome:
             d is None or (isinstance(d, (int, float)) and d >= 0) for d in self.decision_ms
         )
         _check(ok, f"{where} decision_ms", f"{n} times in ms or None", self.decision_ms)
+        ok = len(self.plays) == n and all(type(p) is int and p >= 0 for p in self.plays)
+        _check(ok, f"{where} plays", f"{n} counts of play decisions", self.plays)
 
 
 def ranks_from_order(order: Sequence[int | Sequence[int]]) -> tuple[int, ...]:
@@ -154,8 +164,9 @@ class PlayerRow:
     last row); ``bhabhi_ratio`` is the Bhabhi rate over the expected rate
     (the mean of 1/k over the player's tables); ``place`` is the mean
     finishing place scaled 0 (first out) to 1 (Bhabhi); ``faults`` pairs each
-    kind in FAULT_KINDS with its count; ``decision_ms`` is the median of the
-    per-game median decision times (None when none were recorded).
+    kind in FAULT_KINDS with its count; ``decision_ms`` is the mean CPU time
+    per play decision over all the player's games (:data:`DECISION_MS_HELP`;
+    None when none were recorded).
     """
 
     rank: int
@@ -220,7 +231,8 @@ class _Tally:
     penalty: int = 0
     first: int = 0
     faults: dict = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
-    times: list = field(default_factory=list)
+    play_ms: float = 0.0
+    plays: int = 0
 
     def add(self, o: Outcome, seat: int) -> None:
         k = o.table_size
@@ -233,7 +245,8 @@ class _Tally:
         for kind, count in o.faults[seat].items():
             self.faults[kind] += count
         if o.decision_ms[seat] is not None:
-            self.times.append(o.decision_ms[seat])
+            self.play_ms += o.decision_ms[seat] * o.plays[seat]
+            self.plays += o.plays[seat]
 
 
 def _row(rank: int, player: str, r: trueskill.Rating, nxt: trueskill.Rating | None, t: _Tally) -> PlayerRow:
@@ -246,7 +259,7 @@ def _row(rank: int, player: str, r: trueskill.Rating, nxt: trueskill.Rating | No
         bhabhi_ratio=rate / (t.expected / t.games), place=t.place / t.games,
         penalty=t.penalty / t.games, first_out_rate=t.first / t.games,
         faults=tuple(t.faults.items()),
-        decision_ms=statistics.median(t.times) if t.times else None,
+        decision_ms=t.play_ms / t.plays if t.plays else None,
     )
 
 

@@ -2,8 +2,10 @@
 
 :func:`report` writes it; :func:`report_html` returns it as a string. Everything
 is inline: the figures (matplotlib, :mod:`arena.results.plot`) as SVG data URIs, the
-CSS and the game browser's script, and the browser's games as JSON states
-precomputed by replaying each record with the engine (:mod:`arena.results.report_games`).
+CSS and the scripts (sortable tables, the game browser), and the browser's games as
+states precomputed by replaying each record with the engine (:mod:`arena.results.report_games`),
+packed as a small index plus gzip chunks the page decodes on demand
+(:mod:`arena.results.report_pack`).
 Templates (jinja2) are in ``arena/results/templates/``. No timestamps: the same results
 give the same bytes.
 """
@@ -25,14 +27,14 @@ from arena.results.output import write_whole
 from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
 from arena.results.head_to_head import head_to_head
 from arena.results.intervals import wilson
-from arena.results.ratings import FAULT_KINDS, Outcome, RatingTable, history, rate
+from arena.results.ratings import DECISION_MS_HELP, FAULT_KINDS, Outcome, RatingTable, history, rate
+from arena.results.report_compare import compare_section
 from arena.results.errors import ReportError
 from arena.results.report_games import browser_game, pick_games
+from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
 
-MAX_GAMES = 40
-"""Games embedded in the browser by default (each adds roughly 20 KB)."""
 MAX_FAULT_LINES = 50
 
 __all__ = ["MAX_GAMES", "report", "report_html"]
@@ -75,8 +77,9 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
         "h2h": _h2h(outs, order),
         "faults": _faults(store, outs, order),
-        "games": games, "games_note": note,
-        "css": Markup(_asset("report/report.css")), "js": Markup(_asset("report/report.js")),
+        "games": games, "games_note": note, "compare": compare_section(store),
+        "css": Markup(_asset("report/report.css")),
+        "js": Markup("\n".join(_asset(f"report/{name}.js") for name in ("tables", "browser"))),
     }
 
 
@@ -94,22 +97,43 @@ def _summary(spec: dict, outs: list[Outcome], table: RatingTable) -> list[tuple[
     return items
 
 
-_RATING_COLUMNS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
-    ("mu-3σ", "conservative rating: mu minus three sigma (the sort key)", lambda r: f"{r.conservative:.2f}"),
-    ("μ", "TrueSkill mean", lambda r: f"{r.mu:.2f}"),
-    ("σ", "TrueSkill uncertainty", lambda r: f"{r.sigma:.2f}"),
-    ("P(>next)", "probability this player truly ranks above the next row",
-     lambda r: "–" if r.p_above_next is None else f"{r.p_above_next:.3f}"),
-    ("games", "games played", lambda r: str(r.games)),
-    ("Bhabhi", "share of games lost, with its 95% Wilson interval",
-     lambda r: f"{100 * r.bhabhi_rate:.1f}% ({100 * r.bhabhi_low:.1f}–{100 * r.bhabhi_high:.1f})"),
-    ("×1/k", "Bhabhi rate over the chance rate 1/k of its tables", lambda r: f"{r.bhabhi_ratio:.2f}"),
-    ("place", "mean finishing place, 0 = first out, 1 = Bhabhi", lambda r: f"{r.place:.3f}"),
-    ("penalty", "mean penalty points (0 first out .. 3 Bhabhi)", lambda r: f"{r.penalty:.2f}"),
-    ("first out", "share of games finished first", lambda r: f"{100 * r.first_out_rate:.1f}%"),
-    ("faults", "timeouts / crashes / illegal / malformed answers",
-     lambda r: "/".join(str(r.fault(k)) for k in FAULT_KINDS)),
-    ("ms/dec", "median decision time (CPU ms)", lambda r: "–" if r.decision_ms is None else f"{r.decision_ms:.3f}"),
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """A rating-table column: its header, its meaning, how a row's cell reads and how it sorts."""
+
+    header: str
+    tip: str
+    text: Callable[[Any], str]
+    key: Callable[[Any], float | None]
+
+
+def _num(attr: str, fmt: str, scale: float = 1, suffix: str = "") -> tuple[Callable, Callable]:
+    """A cell text and sort key for a numeric row attribute (None: shown as a dash, sorted last)."""
+    def text(r) -> str:
+        v = getattr(r, attr)
+        return "–" if v is None else f"{scale * v:{fmt}}{suffix}"
+    return text, lambda r: getattr(r, attr)
+
+
+def _bhabhi_text(r) -> str:
+    return f"{100 * r.bhabhi_rate:.1f}% ({100 * r.bhabhi_low:.1f}–{100 * r.bhabhi_high:.1f})"
+
+
+_RATING_COLUMNS: tuple[_Column, ...] = (
+    _Column("mu-3σ", "conservative rating: mu minus three sigma (the default order)", *_num("conservative", ".2f")),
+    _Column("μ", "TrueSkill mean", *_num("mu", ".2f")),
+    _Column("σ", "TrueSkill uncertainty", *_num("sigma", ".2f")),
+    _Column("P(>next)", "probability this player truly ranks above the next row (in the mu-3σ order)",
+            *_num("p_above_next", ".3f")),
+    _Column("games", "games played", *_num("games", "d")),
+    _Column("Bhabhi", "share of games lost, with its 95% Wilson interval", _bhabhi_text, lambda r: r.bhabhi_rate),
+    _Column("×1/k", "Bhabhi rate over the chance rate 1/k of its tables", *_num("bhabhi_ratio", ".2f")),
+    _Column("place", "mean finishing place, 0 = first out, 1 = Bhabhi", *_num("place", ".3f")),
+    _Column("penalty", "mean penalty points (0 first out .. 3 Bhabhi)", *_num("penalty", ".2f")),
+    _Column("first out", "share of games finished first", *_num("first_out_rate", ".1f", 100, "%")),
+    _Column("faults", "timeouts / crashes / illegal / malformed answers",
+            lambda r: "/".join(str(r.fault(k)) for k in FAULT_KINDS), lambda r: sum(n for _, n in r.faults)),
+    _Column("ms/dec", DECISION_MS_HELP, *_num("decision_ms", ".3f")),
 )
 
 
@@ -120,8 +144,13 @@ def _rating_rows(table: RatingTable, players: list[dict], colors: dict) -> dict:
         p = info.get(r.player, {})
         rows.append({"rank": r.rank, "player": r.player, "color": colors[r.player],
                      "version": p.get("version") or "", "plugin": p.get("plugin") or "",
-                     "cells": [f(r) for _, _, f in _RATING_COLUMNS]})
-    return {"headers": [(h, tip) for h, tip, _ in _RATING_COLUMNS], "rows": rows, "games": table.games}
+                     "cells": [{"text": c.text(r), "key": _sort_key(c.key(r))} for c in _RATING_COLUMNS]})
+    return {"headers": [(c.header, c.tip) for c in _RATING_COLUMNS], "rows": rows, "games": table.games}
+
+
+def _sort_key(value: float | None) -> str:
+    """A cell's ``data-sort``: the exact number as text (repr round-trips), empty for none."""
+    return "" if value is None else repr(float(value))
 
 
 # ---------------------------------------------------------------- Bhabhi rates
@@ -233,11 +262,11 @@ def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
 # ---------------------------------------------------------------- games
 
 
-def _games(store: Store, outs: list[Outcome], limit: int) -> tuple[list[dict], str]:
+def _games(store: Store, outs: list[Outcome], limit: int) -> tuple[Packed, str]:
     faulty = [(o.index, (o.rules, o.table_size), any(o.faults[s] for s in range(o.table_size))) for o in outs]
     chosen = pick_games(faulty, limit)
     labels = {o.index: o.rules for o in outs}
-    games = [browser_game(i, store.record(i), labels[i]) for i in chosen]
+    games = pack_games([browser_game(i, store.record(i), labels[i]) for i in chosen])
     if len(chosen) == len(outs):
         note = f"All {len(outs)} games."
     else:

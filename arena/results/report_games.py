@@ -249,11 +249,18 @@ def game_title(index: int, record: dict) -> str:
 
 
 def browser_game(index: int, record: dict, label: str) -> dict:
-    """One game for the browser: names, title, and its steps."""
-    faults = sum(len(f) for f in record.get("faults") or ())
+    """One game for the browser: what its index entry needs to list and filter it, and its steps.
+
+    ``k`` table size, ``loser`` the Bhabhi's seat (None: a draw or none),
+    ``fs`` the seats with faults, ``seed`` the deal seed as text (it is beyond
+    JavaScript's exact integers).
+    """
+    faults = [len(f) for f in record.get("faults") or ()]
+    result = record.get("result") or {}
     return {"i": index, "id": (record.get("schedule") or {}).get("id", ""), "title": game_title(index, record),
-            "rules": label, "names": record["names"], "seed": record["seed"], "faults": faults,
-            "steps": replay_steps(record, index)}
+            "rules": label, "k": record["players"], "names": record["names"], "seed": str(record["seed"]),
+            "loser": result.get("loser"), "draw": bool(result.get("draw")), "faults": sum(faults),
+            "fs": [s for s, n in enumerate(faults) if n], "steps": replay_steps(record, index)}
 
 
 def pick_games(games: Sequence[tuple[int, tuple, bool]], limit: int) -> list[int]:

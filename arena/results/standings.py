@@ -35,9 +35,16 @@ def outcomes(store: Store) -> list[Outcome]:
             loser=first["loser"], table_size=first["table_size"], rules=first["rules"],
             penalty=tuple(r["penalty"] for r in seats),
             faults=tuple({k: r[k] for k in FAULT_KINDS if r[k]} for r in seats),
-            decision_ms=tuple(r["cpu_ms_median"] for r in seats),
+            decision_ms=tuple(_play_ms(r) for r in seats), plays=tuple(r["plays"] or 0 for r in seats),
         ))
     return out
+
+
+def _play_ms(seat: dict) -> float | None:
+    """A seat's mean CPU ms per play decision in one game; None without stored play timings."""
+    if not seat["plays"] or seat["play_cpu_ms"] is None:
+        return None
+    return seat["play_cpu_ms"] / seat["plays"]
 
 
 def rating_params(spec: dict | None) -> dict[str, float]:

@@ -3,7 +3,11 @@
 WAL journal, one transaction per finished game, so a crash (even ``kill -9``)
 loses at most the games that were still being played. Holds the tournament
 spec, each player's name, version and code hash, every game's record (the
-engine's JSON), faults, and per-seat decision timings summarised per game.
+engine's JSON), faults, and per-seat decision timings summarised per game:
+the number of decisions, the median and largest CPU and wall time of one, and
+the number of play decisions with their CPU time in total (``plays``,
+``play_cpu_ms``: columns a database written before them lacks, read as NULL).
+The per-decision lists of a record's ``timings`` are not kept.
 
 A new database is built whole under a temporary name (tables and meta rows in
 one transaction) and only then linked into place, so an existing
@@ -51,12 +55,16 @@ CREATE TABLE IF NOT EXISTS seats (
     rank INTEGER NOT NULL, penalty INTEGER NOT NULL,
     timeout INTEGER NOT NULL, crash INTEGER NOT NULL, illegal INTEGER NOT NULL, malformed INTEGER NOT NULL,
     decisions INTEGER NOT NULL, cpu_ms_median REAL, cpu_ms_max REAL, wall_ms_median REAL, wall_ms_max REAL,
+    plays INTEGER, play_cpu_ms REAL,
     PRIMARY KEY (idx, seat));
 CREATE TABLE IF NOT EXISTS faults (
     idx INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, kind TEXT NOT NULL,
     detail TEXT, event INTEGER);
 CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
 """
+_SEAT_COLUMNS = ("idx", "seat", "player", "rank", "penalty", *FAULT_KINDS, "decisions", "cpu_ms_median",
+                 "cpu_ms_max", "wall_ms_median", "wall_ms_max", "plays", "play_cpu_ms")
+"""The seats table's columns; a database written before ``plays`` and ``play_cpu_ms`` lacks those two."""
 
 
 def _guarded(method):
@@ -93,6 +101,7 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             check_database(self.db, self.path, SCHEMA_VERSION)
             self.db.execute("PRAGMA journal_mode=WAL")
+            self._seat_columns = tuple(r[1] for r in self.db.execute("PRAGMA table_info(seats)"))
         except BaseException as exc:
             self.db.close()
             if isinstance(exc, sqlite3.Error):
@@ -158,7 +167,8 @@ class Store:
         """Store one finished game in one transaction; False if it was already stored.
 
         The record is stored without its ``timings`` (they differ from run to
-        run); their per-seat summary goes to the ``seats`` table.
+        run); their per-seat summary goes to the ``seats`` table (not the
+        per-decision lists).
         """
         record = dict(record)
         timings = record.pop("timings", None) or [{} for _ in record["names"]]
@@ -180,11 +190,13 @@ class Store:
         for seat, name in enumerate(names):
             kinds = [f["kind"] for f in faults[seat]]
             t = timings[seat] if seat < len(timings) else {}
-            self.db.execute(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (idx, seat, name, result["ranks"][seat], result["penalty"][seat],
-                 *[kinds.count(k) for k in FAULT_KINDS], t.get("decisions", 0),
-                 t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max")))
+            row = (idx, seat, name, result["ranks"][seat], result["penalty"][seat],
+                   *[kinds.count(k) for k in FAULT_KINDS], t.get("decisions", 0),
+                   t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max"),
+                   t.get("plays"), t.get("play_cpu_ms"))
+            values = {c: v for c, v in zip(_SEAT_COLUMNS, row) if c in self._seat_columns}
+            self.db.execute(f"INSERT INTO seats ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                            tuple(values.values()))
             for f in faults[seat]:
                 self.db.execute("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
                                 (idx, seat, name, f["kind"], f.get("detail"), f.get("event")))
@@ -217,12 +229,17 @@ class Store:
 
     @_guarded
     def seat_rows(self) -> list[dict]:
-        """Every seat of every game in game order, with its game's table size and rules."""
+        """Every seat of every game in game order, with its game's table size and rules.
+
+        ``plays`` and ``play_cpu_ms`` are None in a database written before they were stored.
+        """
+        plays = ("s.plays, s.play_cpu_ms" if "play_cpu_ms" in self._seat_columns else "NULL, NULL")
         q = ("SELECT s.idx, s.seat, s.player, s.rank, s.penalty, s.timeout, s.crash, s.illegal, s.malformed, "
-             "s.decisions, s.cpu_ms_median, s.wall_ms_median, g.table_size, g.rules, g.loser, g.draw "
+             f"s.decisions, s.cpu_ms_median, s.wall_ms_median, {plays}, g.table_size, g.rules, g.loser, g.draw "
              "FROM seats s JOIN games g ON g.idx = s.idx ORDER BY s.idx, s.seat")
         cols = ("idx", "seat", "player", "rank", "penalty", "timeout", "crash", "illegal", "malformed",
-                "decisions", "cpu_ms_median", "wall_ms_median", "table_size", "rules", "loser", "draw")
+                "decisions", "cpu_ms_median", "wall_ms_median", "plays", "play_cpu_ms", "table_size", "rules",
+                "loser", "draw")
         return [dict(zip(cols, r)) for r in self.db.execute(q)]
 
     @_guarded

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import os
 
+from arena.sandbox.processes import thread_children
+
 GAME_NAMESPACES = ("user", "pid", "mnt")
 
 
@@ -56,8 +58,6 @@ def _threads(server: int, game: int) -> str | None:
 
 
 def _children(server: int, game: int, others: set[int]) -> str | None:
-    from arena.sandbox.processes import thread_children
-
     kids = set(thread_children(server))
     if kids != {game} | set(others):
         extra = len(kids - {game} - set(others))

@@ -43,6 +43,8 @@ import ctypes
 import errno
 import os
 
+from arena.sandbox.linux import prctl_pointer
+
 PROCESS = ("fork", "vfork")
 EXEC = ("execve", "execveat")
 SOCKETS = ("socket", "socketpair", "connect", "bind", "listen", "accept", "accept4")
@@ -193,8 +195,6 @@ class _SockFprog(ctypes.Structure):
 
 def load_bpf(program: bytes) -> str:
     """Load a program from :func:`compile_bpf` (needs no_new_privs); returns a detail."""
-    from arena.sandbox.linux import prctl_pointer
-
     if not program or len(program) % 8:
         raise OSError(errno.EINVAL, "not a BPF program")
     buf = ctypes.create_string_buffer(program, len(program))

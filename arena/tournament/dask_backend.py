@@ -31,7 +31,11 @@ import threading
 import weakref
 from concurrent.futures import CancelledError, Future, InvalidStateError
 
+from arena import __version__
+from arena.game.engine import Game
+from arena.plugins.registry import code_hash_of
 from arena.tournament.errors import DaskBackendError, WorkerMismatch
+from arena.tournament.worker import close_clients, this_process, worker_name
 
 try:  # the plugin base class, when distributed is installed
     from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
@@ -45,9 +49,6 @@ PLUGIN_NAME = "bhabhi-arena"
 # ------------------------------------------------------------ worker side
 def arena_fingerprint() -> dict:
     """This process's arena: version and code hash (workers must match the coordinator)."""
-    from arena import __version__
-    from arena.game.engine import Game
-    from arena.plugins.registry import code_hash_of
     return {"version": __version__, "code_hash": code_hash_of(Game)}
 
 
@@ -62,7 +63,6 @@ def _local_fingerprint() -> dict:
 
 
 def _arena_refusal(expected: dict) -> str | None:
-    from arena.tournament.worker import worker_name
     got = _local_fingerprint()
     if got == expected:
         return None
@@ -99,11 +99,9 @@ class ArenaWorkerPlugin(_WorkerPlugin):
     idempotent = True
 
     def setup(self, worker) -> None:
-        from arena.tournament.worker import this_process
         this_process().name = f"{socket.gethostname()} ({worker.address})"
 
     def teardown(self, worker) -> None:
-        from arena.tournament.worker import close_clients
         close_clients()
 
 

@@ -28,6 +28,7 @@ from arena.results.store import Store, StoreError, rules_label
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
+from arena.tournament.worker import pack_batch, run_packed, unpack_results
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +197,7 @@ class Tournament:
         return [games[i:i + size] for i in range(0, len(games), size)]
 
     def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
-            max_in_flight: int | None = None) -> Progress:
+            max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None) -> Progress:
         """Play every missing game on ``executor``; return the final progress.
 
         Refuses (:class:`TournamentError`) to add games to stored ones played
@@ -205,6 +206,9 @@ class Tournament:
         stops the run (Ctrl-C, a worker's refusal), the batches already finished
         are stored before the exception goes on, so a resume replays only the rest.
         ``on_progress`` is called at most ten times a second, and once at the end.
+        ``watch`` is called with every game stored now; once it returns True no
+        more batches are sent (those in flight are still stored): a sequential
+        test that has its verdict.
         A store that cannot be written (a read-only folder, a full disk) stops
         the run with a :class:`StoreError` saying how many games are stored.
         """
@@ -212,7 +216,7 @@ class Tournament:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue))
-            state = _Counter(store.count(), store.fault_count(), store, len(self.games))
+            state = _Counter(store.count(), store.fault_count(), store, len(self.games), watch)
             try:
                 if queue:
                     store.check_writable()
@@ -224,12 +228,11 @@ class Tournament:
 
     def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None,
               secret) -> None:
-        from arena.tournament.worker import pack_batch, run_packed, unpack_results
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
         try:
-            while queue or in_flight:
-                while queue and len(in_flight) < limit:
+            while (queue and not state.stopped) or in_flight:
+                while queue and not state.stopped and len(in_flight) < limit:
                     batch = queue.pop()
                     packed = pack_batch(self.spec, batch, self.players, secret)
                     in_flight[executor.submit(run_packed, packed)] = batch
@@ -253,7 +256,6 @@ class Tournament:
 
 def _keep_finished(in_flight: dict, state: "_Counter") -> None:
     """Store the batches that finished while the run was being stopped; cancel the rest."""
-    from arena.tournament.worker import unpack_results
     for fut, batch in list(in_flight.items()):
         fut.cancel()
         if fut.done() and not fut.cancelled() and fut.exception() is None:
@@ -279,8 +281,9 @@ class _Ticker:
 class _Counter:
     """Stores results and keeps the running figures for the progress display."""
 
-    def __init__(self, done: int, faults: int, store: Store, total: int) -> None:
-        self.done, self.faults, self.store = done, faults, store
+    def __init__(self, done: int, faults: int, store: Store, total: int, watch=None) -> None:
+        self.done, self.faults, self.store, self.watch = done, faults, store, watch
+        self.stopped = False
         self.total, self.start = total, time.perf_counter()
         self.played_now = 0
         self.losses: dict[str, int] = {}
@@ -295,6 +298,8 @@ class _Counter:
                 self.played_now += 1
                 self.faults += faults
                 self._tally(record)
+                if self.watch is not None and self.watch(by_index[index], record):
+                    self.stopped = True
 
     def _tally(self, record: dict) -> None:
         loser = record["result"]["loser"]

@@ -14,6 +14,7 @@ import signal
 import sys
 from concurrent.futures import Future
 
+from arena.sandbox import harden_harness
 from arena.tournament.worker import Worker, running_on
 
 
@@ -50,7 +51,6 @@ class SerialExecutor:
 def _harden() -> None:
     """Make this harness process unreadable to bots and the reaper of their leftovers."""
     try:
-        from arena.sandbox import harden_harness
         harden_harness()
     except Exception:  # a platform without these controls still runs, with the warning of detect()
         pass

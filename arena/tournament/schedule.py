@@ -50,7 +50,9 @@ class GameSpec:
     ``game_id`` names the table, deal and rotation, e.g. ``rr-0-4p-0003-d1-r2``
     (format, rule set number, table size, table number, deal, rotation);
     ``rules`` is the rule set exactly as given to the format; ``seats[s]`` is
-    the player at seat ``s``.
+    the player at seat ``s``; ``seed_names``, when given, are the names the bot
+    seeds are keyed with instead of ``seats`` (the paired format keys both
+    candidates' seat alike, so they get the same seeds).
     """
 
     index: int
@@ -60,6 +62,7 @@ class GameSpec:
     deal_seed: int
     rotation: int
     dealer: int = 0
+    seed_names: tuple[str, ...] = ()
 
     @property
     def table_size(self) -> int:
@@ -68,7 +71,7 @@ class GameSpec:
 
     def bot_seeds(self, secret: Secret) -> tuple[int, ...]:
         """Every seat's bot seed in this game, keyed with the tournament's secret (distinct per rotation)."""
-        return bot_seeds(secret, self.deal_seed, self.rotation, self.seats)
+        return bot_seeds(secret, self.deal_seed, self.rotation, self.seed_names or self.seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,7 +121,7 @@ class Worker:
         secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
         out = []
         for g in payload["games"]:
-            game = GameSpec(**{**g, "seats": tuple(g["seats"])})
+            game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
             record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
                                game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),

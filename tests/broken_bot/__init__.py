@@ -19,6 +19,13 @@ class LowestBot(Bot):
         return min(view.legal, key=lambda c: (c.rank, c.copy))
 
 
+class TakerBot(LowestBot):
+    """Sound: takes its neighbour's cards whenever it may (bhabho), so it has take decisions."""
+
+    def take(self, view):
+        return True
+
+
 class TrumpCheatBot(LowestBot):
     """Donkey: when it cannot follow suit and must play a trump, it throws a non-trump instead (illegal)."""
 

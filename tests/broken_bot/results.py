@@ -20,11 +20,16 @@ from arena.results.store import Store
 from . import FlakyBot, HogBot, NoTakeBot, SlowBot, TrumpCheatBot
 
 PLAYERS = ("heuristic", "random", "low", "high", "cheat")
+REPORT_GAMES = 36
+REPORT_SEED = 4084665165901889882
+"""The report tests' first deal seed: JavaScript showed it as 4084665165901890000 (issue 14)."""
 RULES = ("getaway", "donkey", "bhabho")
 
 
 @dataclass(frozen=True)
-class _Game:
+class StoredGame:
+    """What :meth:`Store.add_game` needs of a scheduled game besides its record."""
+
     index: int
     game_id: str
     deal_seed: int
@@ -40,8 +45,11 @@ def registry_with_broken():
     return reg
 
 
-def make_results(folder: Path, games: int = 36) -> Path:
-    """Play ``games`` games (3 rule sets, tables of 3 and 4) into a fresh results folder."""
+def make_results(folder: Path, games: int = 36, seed_base: int = 1000) -> Path:
+    """Play ``games`` games (3 rule sets, tables of 3 and 4) into a fresh results folder.
+
+    Game ``i`` is dealt with seed ``seed_base + i`` (a tournament's deal seeds are 64-bit).
+    """
     reg = registry_with_broken()
     with Store(folder, create=True) as store:
         store.set_meta("spec", {"name": "report-test", "seed": 7, "format": "round-robin", "deals": 1,
@@ -53,7 +61,7 @@ def make_results(folder: Path, games: int = 36) -> Path:
             seats = [PLAYERS[(i + 2 * k) % len(PLAYERS)] for k in range(n)]
             rules = Rules.preset(RULES[i % len(RULES)])
             clients = [InProcessClient(reg.get(s)) for s in seats]
-            record = play_game(rules, clients, 1000 + i, 0, names=seats,
+            record = play_game(rules, clients, seed_base + i, 0, names=seats,
                                schedule={"index": i, "id": f"test-{i}", "rotation": 0})
-            store.add_game(_Game(i, f"test-{i}", 1000 + i, 0), record)
+            store.add_game(StoredGame(i, f"test-{i}", seed_base + i, 0), record)
     return folder

@@ -25,7 +25,7 @@ def test_seed000_clean_trick(position, play, hand_of):
     g = position("playnest", ["6H 2C", "JH 3C", "3H 4C", "9H 5C"], leader=asma)
     play(g, (asma, "6H"), (bilal, "JH"), (hina, "3H"), (danish, "9H"))
     assert last(g, "clean") == {"type": "clean", "seat": bilal, "cards": ["6H", "JH", "3H", "9H"]}
-    assert {card(c) for c in ("6H", "JH", "3H", "9H")} <= set(g.discard)
+    assert {card(c) for c in ("6H", "JH", "3H", "9H")} <= set(g.state.pile)
     assert (g.current, g.decision, g.trick) == (bilal, "play", [])
     assert [len(g.hand(s)) for s in range(4)] == [1, 1, 1, 1]
 
@@ -90,14 +90,14 @@ def test_seed002_no_shootout_with_a_common_suit(position, play):
     ahmed, sara, hina = range(3)
     g = position("champions", ["3H 9D", "8H", "KH 2D KS"], leader=ahmed)
     play(g, "3H", "8H", "KH")
-    assert not g.is_over and g.current == hina and g.out == [sara]
+    assert not g.is_over and g.current == hina and g.state.out == [sara]
 
 
 def test_shootout_off_plays_on(position, play):
     """With shootout off (playnest) the same position as seed 002 example 1 plays on, Ahmed leading."""
     g = position("playnest", ["4D JD", "6H", "KC 2C"], leader=0)
     play(g, "4D", "6H")
-    assert not g.is_over and g.current == 0 and g.out == [1]
+    assert not g.is_over and g.current == 0 and g.state.out == [1]
 
 
 def test_shootout_is_checked_before_a_hand_made_positions_first_trick(position):
@@ -126,7 +126,7 @@ def test_first_trick_free_discards_everything(position, play, hand_of):
     play(g, (0, "AS"), (1, "2H"), (2, "2S"), (3, "3D"))
     assert "pickup" not in kinds(g)
     assert last(g, "clean")["seat"] == 0
-    assert {card(c) for c in ("AS", "2H", "2S", "3D")} <= set(g.discard)
+    assert {card(c) for c in ("AS", "2H", "2S", "3D")} <= set(g.state.pile)
     assert g.current == 0 and [len(g.hand(s)) for s in range(4)] == [2, 2, 2, 2]
 
 
@@ -143,7 +143,7 @@ def test_a_deal_starts_with_the_ace_of_spades_holder():
     """A dealt game starts with the Ace of Spades holder, whose only legal card is AS."""
     for seed in range(20):
         g = Game.deal(Rules.preset("getaway"), 5, seed)
-        assert g.hands[g.current] >> int(card("AS")) & 1
+        assert g.state.hands[g.current] >> int(card("AS")) & 1
         assert [str(c) for c in g.legal_actions()] == ["AS"]
 
 
@@ -160,27 +160,27 @@ def _win_with_last_card(position, play, escape, hands=LAST_CARD, **kw):
 def test_escape_pass(position, play):
     """escape=pass: the winner of a clean trick with their last card is out; the next player leads."""
     g = _win_with_last_card(position, play, "pass")
-    assert g.out == [0] and g.current == 1 and "draw" not in kinds(g)
+    assert g.state.out == [0] and g.current == 1 and "draw" not in kinds(g)
 
 
 def test_escape_draw(position, play):
     """escape=draw: the winner draws a card from the pile as it stood before the trick and must lead it."""
     g = position("getaway", LAST_CARD, leader=0)
-    pile_before = set(g.discard)
+    pile_before = set(g.state.pile)
     play(g, "AH", "2H", "5H", "6H")
     drawn = last(g, "draw")
     assert drawn["seat"] == 0 and drawn["from"] == "pile"
     assert card(drawn["card"]) in pile_before
     assert [str(c) for c in g.hand(0)] == [drawn["card"]]
     assert [str(c) for c in g.legal_actions()] == [drawn["card"]]
-    assert g.current == 0 and g.out == [] and g.active[0]
-    assert {card(c) for c in ("AH", "2H", "5H", "6H")} <= set(g.discard)
+    assert g.current == 0 and g.state.out == [] and g.state.active[0]
+    assert {card(c) for c in ("AH", "2H", "5H", "6H")} <= set(g.state.pile)
 
 
 def test_escape_draw_with_an_empty_pile_passes(position, play):
     """escape=draw with an empty pile (before the trick) applies pass instead."""
     g = _win_with_last_card(position, play, "draw", discard=[])
-    assert g.out == [0] and g.current == 1 and "draw" not in kinds(g)
+    assert g.state.out == [0] and g.current == 1 and "draw" not in kinds(g)
 
 
 def test_escape_draw_draws_again_when_nobody_beats_the_drawn_card(position, play):
@@ -202,7 +202,7 @@ def test_escape_draw_is_out_when_someone_plays_higher(position, play):
     play(g, "AH", "2H", "3H")
     assert last(g, "draw")["card"] == "5H"
     play(g, "5H", "KH", "4H")
-    assert g.out == [0] and g.current == 1 and last(g, "clean")["seat"] == 1
+    assert g.state.out == [0] and g.current == 1 and last(g, "clean")["seat"] == 1
 
 
 def test_escape_draw_last_player_left_is_the_bhabhi(position, play):
@@ -217,7 +217,7 @@ def test_escape_draw_next_hand(position, play, hand_of):
     g = _win_with_last_card(position, play, "draw_next_hand")
     drawn = last(g, "draw")
     assert drawn == {"type": "draw", "seat": 0, "card": "3C", "from": 1}
-    assert g.out == [1] and hand_of(g, 0) == {"3C"} and g.current == 0
+    assert g.state.out == [1] and hand_of(g, 0) == {"3C"} and g.current == 0
     assert kinds(g)[-2:] == ["draw", "out"]
 
 
@@ -227,21 +227,21 @@ def test_escape_draw_next_hand_keeps_a_nonempty_victim(position, play, hand_of):
     g = _win_with_last_card(position, play, "draw_next_hand", hands=hands)
     drawn = last(g, "draw")["card"]
     assert drawn in ("3C", "4C") and hand_of(g, 0) == {drawn}
-    assert hand_of(g, 1) == {"3C", "4C"} - {drawn} and g.out == []
+    assert hand_of(g, 1) == {"3C", "4C"} - {drawn} and g.state.out == []
 
 
 def test_escape_pass_if_3plus_passes_with_three_active(position, play):
     """escape=pass_if_3plus: with the winner and two holders left (three active), the winner gets out."""
     g = _win_with_last_card(position, play, "pass_if_3plus", hands=["AH", "2H 3C", "5H 4C"])
-    assert g.out == [0] and g.current == 1
+    assert g.state.out == [0] and g.current == 1
 
 
 def test_escape_pass_if_3plus_draws_with_two_active(position, play):
     """escape=pass_if_3plus: with only the winner and one holder left, the winner draws."""
     g = _win_with_last_card(position, play, "pass_if_3plus", hands=["AH", "2H", "5H 4C"])
-    assert g.out == [1] and last(g, "draw")["seat"] == 0 and g.current == 0
+    assert g.state.out == [1] and last(g, "draw")["seat"] == 0 and g.current == 0
     g2 = _win_with_last_card(position, play, "pass_if_3plus", hands=["AH", "2H 3C", "", ""], out=[2, 3])
-    assert g2.out == [2, 3] and last(g2, "draw")["seat"] == 0
+    assert g2.state.out == [2, 3] and last(g2, "draw")["seat"] == 0
 
 
 # --------------------------------------------------------- simultaneous
@@ -329,7 +329,7 @@ def test_donkey_first_non_follower_sets_trumps_and_does_not_end_the_trick(positi
     play(g, (0, "5H"), (1, "3H"))
     assert len(g.legal_actions()) == 2
     play(g, (2, "2C"))
-    assert g.trump == 0 and last(g, "trump") == {"type": "trump", "suit": "C"}
+    assert g.state.trump == 0 and last(g, "trump") == {"type": "trump", "suit": "C"}
     assert g.current == 3 and [str(c) for c in g.legal_actions()] == ["9H"]
     play(g, (3, "9H"))
     assert last(g, "clean")["seat"] == 2 and g.current == 2
@@ -369,7 +369,7 @@ def test_donkey_trick_one_free_with_trumps(position, play):
     hands = ["AS 2C", "2H 3H", "4D 6D", "KS 4C", "3D 5H"]
     g = position("donkey", hands, leader=0, first_trick_done=False)
     play(g, (0, "AS"), (1, "2H"))
-    assert g.trump == 2
+    assert g.state.trump == 2
     assert len(g.legal_actions()) == 2   # seat 2: no spade, no heart: anything, and it does not end trick 1
     play(g, (2, "4D"), (3, "KS"))
     assert [str(c) for c in g.legal_actions()] == ["5H"]
@@ -382,7 +382,7 @@ def test_donkey_trick_one_all_spades_ace_leads(position, play):
     """Donkey trick 1 with no trump played: the Ace of Spades holder leads trick 2 and no trump is set."""
     g = position("donkey", ["AS 2C", "2S 3H", "3S 4D"], leader=0, first_trick_done=False)
     play(g, "AS", "2S", "3S")
-    assert g.trump == -1 and g.current == 0
+    assert g.state.trump == -1 and g.current == 0
 
 
 def test_donkey_loser_cards_are_the_legs(position, play):
@@ -398,7 +398,7 @@ def test_trumps_off_never_set_a_trump(position, play):
     """Without trumps a void card is always a thulla and no trump event is made."""
     g = position("getaway", ["5H 2S", "2C 3S", "4D 5S"], leader=0)
     play(g, "5H", "2C")
-    assert g.trump == -1 and "trump" not in kinds(g) and g.current == 0
+    assert g.state.trump == -1 and "trump" not in kinds(g) and g.current == 0
 
 
 def test_trump_in_a_position_needs_trump_rules(position):
@@ -416,7 +416,7 @@ def test_take_makes_the_leaders_neighbour_safe(position, play, hand_of):
     g = position("bhabho", TAKE4, leader=0)
     assert (g.decision, g.current, g.legal_actions()) == ("take", 0, (False, True))
     play(g, (0, True))
-    assert hand_of(g, 0) == {"2C", "3C", "4D"} and g.out == [1]
+    assert hand_of(g, 0) == {"2C", "3C", "4D"} and g.state.out == [1]
     assert (g.decision, g.current) == ("take", 2)
     play(g, (2, False), (3, False))
     assert (g.decision, g.current) == ("play", 0)
@@ -437,7 +437,7 @@ def test_taking_the_leader_passes_the_lead(position, play):
     """neighbour_take: if the next leader is taken, the next active player after them leads."""
     g = position("bhabho", TAKE4, leader=0)
     play(g, (0, False), (1, False), (2, False), (3, True))
-    assert g.out == [0] and (g.decision, g.current) == ("play", 1)
+    assert g.state.out == [0] and (g.decision, g.current) == ("play", 1)
 
 
 def test_asking_stops_when_two_are_left(position, play):
@@ -460,7 +460,7 @@ def test_no_takes_before_trick_one():
     assert g.decision == "play"
     for _ in range(4):
         g.apply(g.legal_actions()[0])
-    assert g.decision == "take" and g.current == g.leader
+    assert g.decision == "take" and g.current == g.state.leader
 
 
 def test_drawn_card_leader_still_leads_it_after_taking(position, play):
@@ -475,7 +475,7 @@ def test_take_skips_seats_already_out(position, play, hand_of):
     """neighbour_take: the left neighbour is the next player still holding cards."""
     g = position("bhabho", ["2C", [], "4D", "5H", "6S"], leader=0, out=[1])
     play(g, (0, True))
-    assert hand_of(g, 0) == {"2C", "4D"} and g.out == [1, 2]
+    assert hand_of(g, 0) == {"2C", "4D"} and g.state.out == [1, 2]
 
 
 def test_take_fault_counts_as_no(position):
@@ -501,7 +501,7 @@ def test_takes_under_anticlockwise_go_the_other_way(position, play):
     """neighbour_take anticlockwise: the left neighbour is the next seat in anticlockwise play order."""
     g = position("bhabho", TAKE4, leader=0, overrides={"direction": "anticlockwise"})
     play(g, (0, True))
-    assert g.out == [3] and g.current == 2
+    assert g.state.out == [3] and g.current == 2
 
 
 # ----------------------------------------------- take_from and take_order
@@ -512,7 +512,8 @@ DEALER_LEFT = {"take_order": "dealer_left"}
 def test_take_from_first_trick_asks_before_trick_one(position, play):
     """take_from=first_trick: the take phase comes before trick 1 too, starting with the AS holder."""
     g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S"], leader=0, first_trick_done=False, overrides=TAKE_FIRST)
-    assert (g.decision, g.current, g.tricks) == ("take", 0, 0)
+    assert (g.decision, g.current, g.trick) == ("take", 0, [])
+    assert not any(e[0] == "play" for e in g.events)
     play(g, (0, False), (1, False), (2, False), (3, False))
     assert (g.decision, g.current) == ("play", 0) and [str(c) for c in g.legal_actions()] == ["AS"]
 
@@ -520,7 +521,7 @@ def test_take_from_first_trick_asks_before_trick_one(position, play):
 def test_take_from_first_trick_in_a_deal():
     """take_from=first_trick: a dealt game starts with take decisions, the AS holder asked first."""
     g = Game.deal(Rules.preset("bhabho", **TAKE_FIRST), 4, seed=5)
-    assert g.decision == "take" and g.current == g.leader and g.hands[g.leader] >> int(card("AS")) & 1
+    assert g.decision == "take" and g.current == g.state.leader and g.state.hands[g.state.leader] >> int(card("AS")) & 1
     for _ in range(4):
         g.apply(False)
     assert g.decision == "play" and [str(c) for c in g.legal_actions()] == ["AS"]
@@ -531,7 +532,7 @@ def test_taking_the_ace_of_spades_holder_before_trick_one(position, play, hand_o
     g = position("bhabho", ["AS 2C", "4D 3S", "5H", "6S 7S"], leader=0, first_trick_done=False,
                  overrides=TAKE_FIRST)
     play(g, (0, False), (1, False), (2, False), (3, True))
-    assert g.out == [0] and "AS" in hand_of(g, 3)
+    assert g.state.out == [0] and "AS" in hand_of(g, 3)
     assert (g.decision, g.current) == ("play", 3) and [str(c) for c in g.legal_actions()] == ["AS"]
 
 
@@ -570,7 +571,7 @@ def test_take_order_dealer_left_starts_after_the_dealer(position, play, hand_of)
     g = position("bhabho", TAKE4, leader=3, overrides=DEALER_LEFT)
     assert (g.decision, g.current) == ("take", 1)
     play(g, (1, False), (2, True))
-    assert g.out == [3] and hand_of(g, 2) == {"5H", "6S"}
+    assert g.state.out == [3] and hand_of(g, 2) == {"5H", "6S"}
     # seat 3 led, was taken: the lead passes to the next active player after it
     play(g, (0, False))
     assert (g.decision, g.current) == ("play", 0)
@@ -587,7 +588,7 @@ def test_take_order_dealer_left_in_a_deal():
         while g.decision == "play":
             g.apply(g.legal_actions()[0])
         if g.decision == "take":
-            assert g.current == g.next_active(dealer)
+            assert g.current == g.state.next_active(dealer)
 
 
 def test_take_order_dealer_left_skips_an_out_dealer(position, play):
@@ -653,7 +654,7 @@ def test_two_deck_text_and_first_ace_leads():
         g = Game.deal(Rules.preset("getaway-2deck"), n, seed=n)
         sizes = [len(g.hand(s)) for s in range(n)]
         assert sum(sizes) == 104 and max(sizes) - min(sizes) <= 1
-        assert sum(h.bit_count() for h in g.hands) == 104
+        assert sum(h.bit_count() for h in g.state.hands) == 104
         assert [str(c) for c in g.legal_actions()] == ["AS"]
     assert sorted(len(Game.deal(Rules.preset("getaway-2deck"), 7, 1).hand(s)) for s in range(7)) == [14] + [15] * 6
 
@@ -678,7 +679,7 @@ def test_single_deal_sizes(players):
         g = Game.deal(Rules.preset("getaway"), players, seed=dealer, dealer=dealer)
         by_order = [len(g.hand((dealer + 1 + i) % players)) for i in range(players)]
         assert by_order == SINGLE_SIZES[players]
-        assert sum(h.bit_count() for h in g.hands) == PACK
+        assert sum(h.bit_count() for h in g.state.hands) == PACK
 
 
 def test_single_deal_is_one_card_at_a_time_from_the_seeded_shuffle():
@@ -687,7 +688,7 @@ def test_single_deal_is_one_card_at_a_time_from_the_seeded_shuffle():
     random.Random(42).shuffle(pack)
     g = Game.deal(Rules.preset("getaway"), 4, seed=42, dealer=2)
     for i, c in enumerate(pack):
-        assert g.hands[(3 + i) % 4] >> c & 1
+        assert g.state.hands[(3 + i) % 4] >> c & 1
 
 
 def test_the_engines_shuffle_is_random_shuffle():
@@ -726,23 +727,23 @@ def test_pile_deal(players):
         sizes, start = [], 0
         for i in range(players):
             seat = (dealer + 1 + i) % players
-            size = g.hands[seat].bit_count()
+            size = g.state.hands[seat].bit_count()
             assert size >= 1
-            assert g.hands[seat] == sum(1 << c for c in pack[start:start + size])
+            assert g.state.hands[seat] == sum(1 << c for c in pack[start:start + size])
             sizes.append(size)
             start += size
         assert start == PACK
         assert all(abs(a - b) <= players for a, b in zip(sizes, SINGLE_SIZES[players]))
         differs |= sizes != SINGLE_SIZES[players]
-        assert Game.deal(r, players, seed, dealer).hands == g.hands
+        assert Game.deal(r, players, seed, dealer).state.hands == g.state.hands
     assert differs, "pile sizes should vary from the single-deal sizes"
 
 
 def test_same_seed_same_deal_different_seed_different_deal():
     """A deal is a pure function of the seed."""
     r = Rules.preset("getaway")
-    assert Game.deal(r, 4, 7).hands == Game.deal(r, 4, 7).hands
-    assert Game.deal(r, 4, 7).hands != Game.deal(r, 4, 8).hands
+    assert Game.deal(r, 4, 7).state.hands == Game.deal(r, 4, 7).state.hands
+    assert Game.deal(r, 4, 7).state.hands != Game.deal(r, 4, 8).state.hands
 
 
 # ----------------------------------------------------------------- faults
@@ -859,11 +860,11 @@ def test_illegal_card_names_seat_action_and_legal(position, play):
 def test_bad_actions_are_refused_without_changing_the_game(position, action):
     """A card not held, a malformed text, a bool or another object raises IllegalAction and changes nothing."""
     g = position("getaway", FAULT4, leader=0)
-    before = (list(g.hands), list(g.events))
+    before = (list(g.state.hands), list(g.events))
     with pytest.raises(IllegalAction) as err:
         g.apply(action)
     assert f"may not play {action!r}" in str(err.value) and "5H" in str(err.value)
-    assert (list(g.hands), list(g.events)) == before
+    assert (list(g.state.hands), list(g.events)) == before
 
 
 def test_action_after_the_end_is_refused(position, play):
@@ -909,9 +910,9 @@ def test_inconsistent_positions_are_refused(kw, expected):
 def test_position_discard_none_puts_every_other_card_on_the_pile(position):
     """from_position with discard=None puts every card not in a hand on the discard pile."""
     g = position("getaway", ["AH", "2H", "3H"], leader=0)
-    assert len(g.discard) == PACK - 3 and not {card("AH"), card("2H"), card("3H")} & set(g.discard)
+    assert len(g.state.pile) == PACK - 3 and not {card("AH"), card("2H"), card("3H")} & set(g.state.pile)
     g2 = position("getaway", ["AH", "2H", "3H"], leader=0, discard=["4H"])
-    assert g2.discard == [card("4H")]
+    assert g2.state.pile == [card("4H")]
 
 
 # ------------------------------------- decisions where RULES.md is silent
@@ -965,7 +966,7 @@ def test_penalty_pickup_puts_out_those_who_emptied(position, play):
     g = position("getaway", ["5H", "6H 2C", "7H 3C"], leader=0)
     play(g, "5H")
     g.apply_fault("crash")
-    assert g.out == [0] and g.current == 1
+    assert g.state.out == [0] and g.current == 1
 
 
 def test_forfeit_overrides_a_drawn_game(position):

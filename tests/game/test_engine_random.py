@@ -20,7 +20,7 @@ def replay_matches(game: Game, through_json: bool = True) -> None:
     record = game.to_record()
     again = Game.from_record(record)
     assert again.to_record() == record
-    assert again.result == game.result and again.hands == game.hands and again.discard == game.discard
+    assert again.result == game.result and again.state.hands == game.state.hands and again.state.pile == game.state.pile
     if through_json:
         text = json.loads(json.dumps(record))
         assert Game.from_record(text).to_record() == text
@@ -165,18 +165,18 @@ def test_property_views_agree_with_the_engine(rp, seed, choice_seed):
         view = game.view(seat)
         assert sorted(view.hand) == game.hand(seat)
         assert view.legal == tuple(game.legal_actions()) and view.decision == game.decision
-        assert view.hand_sizes == tuple(h.bit_count() for h in game.hands)
-        assert view.out == tuple(game.out)
+        assert view.hand_sizes == tuple(h.bit_count() for h in game.state.hands)
+        assert view.out == tuple(game.state.out)
         assert view.trick == tuple(game.trick)
-        assert view.trump == (game.trump if game.trump >= 0 else None)
-        assert view.active == tuple(game.active)
+        assert view.trump == (game.state.trump if game.state.trump >= 0 else None)
+        assert view.active == tuple(game.state.active)
         # a hidden draw takes an unknown card off the pile: discarded() may still list it
-        assert len(set(view.discarded()) - set(game.discard)) <= sum(view.hidden_draws)
+        assert len(set(view.discarded()) - set(game.state.pile)) <= sum(view.hidden_draws)
         for other in range(players):
             assert set(view.known_cards(other)) <= set(game.hand(other))
             for suit in view.void_suits(other):
                 assert not any(c.suit == suit for c in game.hand(other))
-        assert not set(view.unseen()) & (set(game.discard) | set(game.hand(seat)) | set(game.trick_cards))
+        assert not set(view.unseen()) & (set(game.state.pile) | set(game.hand(seat)) | set(game.state.tcards))
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
 
@@ -239,20 +239,20 @@ def positions(draw):
 def test_property_positions_play_out_and_replay(pos, check_result):
     """From any hand-made position: the cards in play stay in exactly one place, play ends well, the record replays."""
     game, rng = pos
-    in_play = sum(game.hands) | sum(1 << c for c in game.discard)
-    count = sum(h.bit_count() for h in game.hands) + len(game.discard)
+    in_play = sum(game.state.hands) | sum(1 << c for c in game.state.pile)
+    count = sum(h.bit_count() for h in game.state.hands) + len(game.state.pile)
     while game.current is not None:
         legal = game.legal_actions()
         if rng.random() < 0.05:
             game.apply_fault("timeout")
         else:
             game.apply(legal[rng.randrange(len(legal))])
-        where = list(game.hands) + [1 << c for c in list(game.trick_cards) + list(game.discard)]
+        where = list(game.state.hands) + [1 << c for c in list(game.state.tcards) + list(game.state.pile)]
         assert sum(m.bit_count() for m in where) == count
         mask = 0
         for m in where:
             mask |= m
         assert mask == in_play
-        assert game.n_active == sum(game.active)
+        assert game.state.n_active == sum(game.state.active)
     check_result(game)
     replay_matches(game)

@@ -68,7 +68,7 @@ def test_unfinished_game_record_replays():
     rec = game.to_record()
     assert rec["result"] is None
     again = Game.from_record(rec)
-    assert again.hands == game.hands and again.current == game.current and again.trick == game.trick
+    assert again.state.hands == game.state.hands and again.current == game.current and again.trick == game.trick
 
 
 @pytest.mark.parametrize("preset", ["getaway", "donkey", "bhabho", "champions", "playnest"])
@@ -79,7 +79,7 @@ def test_replay_reproduces_every_event_through_json(preset):
         rec = json.loads(json.dumps(game.to_record()))
         again = Game.from_record(rec)
         assert again.to_record() == rec
-        assert again.hands == game.hands and again.discard == game.discard
+        assert again.state.hands == game.state.hands and again.state.pile == game.state.pile
 
 
 def test_position_record_with_draws_replays():

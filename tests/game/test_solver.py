@@ -10,13 +10,8 @@ import pytest
 
 from arena import Game, Rules
 from arena.game.cards import CARDS
-from arena.game.solver import (
-    Solver,
-    SolverBudget,
-    SolverError,
-    parse_position,
-    solve_text,
-)
+from arena.game.solver import Solver, SolverBudget, SolverError
+from arena.game.solver_text import parse_position, solve_text
 from arena.research.solver_check import (
     check_seed002,
     mini_universe,
@@ -47,16 +42,16 @@ def engine_value(game: Game, seat: int, draw_value: float) -> float:
     values = []
     for action in game.legal_actions():
         probe = copy.deepcopy(game)
-        probe.rng = _Scripted()
+        probe.state.rng = _Scripted()
         probe.apply(action)
-        n = probe.rng.asked
+        n = probe.state.rng.asked
         if n is None:
             values.append(engine_value(probe, seat, draw_value))
             continue
         total = 0.0
         for i in range(n):
             branch = copy.deepcopy(game)
-            branch.rng = _Scripted(i)
+            branch.state.rng = _Scripted(i)
             branch.apply(action)
             total += engine_value(branch, seat, draw_value)
         values.append(total / n)
@@ -141,12 +136,12 @@ def _best_move(solver: Solver, hands0: int):
     def choose(game: Game):
         me = game.current
         other = 1 - me
-        if not game.trick_cards:
-            must = game.must_lead if game.drawn_lead else -1
-            sol = solver.solve(game.hands[me], game.hands[other], must)
+        if not game.state.tcards:
+            must = game.state.must if game.state.drawn_lead else -1
+            sol = solver.solve(game.state.hands[me], game.state.hands[other], must)
         else:
-            led = game.trick_cards[0]
-            sol = solver.solve_reply(game.hands[other], game.hands[me], led, game.drawn_lead)
+            led = game.state.tcards[0]
+            sol = solver.solve_reply(game.state.hands[other], game.state.hands[me], led, game.state.drawn_lead)
         return CARDS[sol.best[0]]
     return choose
 

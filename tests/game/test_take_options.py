@@ -7,8 +7,9 @@ import pytest
 from arena import Game, Rules
 from arena.game.solver import Solver
 from arena.game.views import view_from_events
-from players.sampler import SamplerBot, sim_supports
-from players.sampler_sim import UnsupportedRules, check_rules, new_sim
+from players.playout import PlayoutRandom, World, play_out
+from players.policy import HEURISTIC
+from players.sampler import SamplerBot
 
 FIRST = Rules.preset("bhabho", take_from="first_trick")
 
@@ -17,14 +18,14 @@ def test_a_take_before_trick_one_shows_others_only_the_count():
     """A take before trick 1: the taker's view has the cards, every other seat only the count."""
     g = Game.deal(FIRST, 4, seed=3)
     asker = g.current
-    victim = g.next_active(asker)
+    victim = g.state.next_active(asker)
     taken = {str(c) for c in g.hand(victim)}
     g.apply(True)
     for seat in range(4):
         e = [e for e in g.seat_events(seat) if e["type"] == "take"][0]
         assert e["count"] == len(taken) and e["from"] == victim
         view = g.view(seat)
-        assert view.first_trick and view.hand_sizes == tuple(h.bit_count() for h in g.hands)
+        assert view.first_trick and view.hand_sizes == tuple(h.bit_count() for h in g.state.hands)
         if seat == asker:
             assert set(e["cards"]) == taken and taken <= {str(c) for c in view.hand}
         else:
@@ -89,33 +90,31 @@ def test_the_solver_ignores_the_take_options():
         assert Solver(Rules.preset("bhabho", **overrides), universe=universe).solve(*hands) == base
 
 
-@pytest.mark.parametrize("overrides, named", [
-    (dict(take_from="first_trick"), "take_from='first_trick'"),
-    (dict(take_order="dealer_left"), "take_order='dealer_left'"),
-])
-def test_the_sampler_playouts_refuse_the_new_take_values(overrides, named):
-    """The playout state refuses the take options it does not model, with one error naming the option."""
+@pytest.mark.parametrize("overrides", [dict(take_from="first_trick"), dict(take_order="dealer_left")])
+def test_the_sampler_playouts_decline_takes_under_every_take_option(overrides):
+    """The playouts run on the rules core: its take decisions come up and every seat declines."""
     rules = Rules.preset("bhabho", **overrides)
-    with pytest.raises(UnsupportedRules, match=named):
-        check_rules(rules)
-    with pytest.raises(UnsupportedRules, match="do not support neighbour_take"):
-        new_sim(rules, 3, [1, 2, 4], [True] * 3, [], [], 0, 0, [], False, -1, False, random.Random(0))
-    assert not sim_supports(rules)
-    # with neighbour_take off the take options change nothing, so they are accepted
-    check_rules(Rules.preset("getaway", **overrides))
-    check_rules(Rules.preset("bhabho"))
+    for seed in range(10):
+        game = Game.deal(rules, 4, seed=seed)
+        state = World.of(game.state)
+        state.log, state.rng = [], PlayoutRandom(seed)
+        play_out(state, (HEURISTIC,) * 4)
+        asked = [e for e in state.log if e[0] == "take"]
+        assert state.over and asked and not any(e[2] for e in asked)
 
 
-def test_the_sampler_bot_falls_back_to_the_heuristic_under_the_new_values():
-    """Under rules its playouts refuse, the sampler plays the heuristic player's cards (no error)."""
+def test_the_sampler_plays_out_its_cards_under_the_new_values():
+    """Under every take option the sampler samples worlds for each choice and plays legal cards."""
     rules = Rules.preset("bhabho", take_from="first_trick", take_order="dealer_left")
     g = Game.deal(rules, 4, seed=1)
-    bot = SamplerBot(seed=1)
+    bot = SamplerBot(seed=1, worlds=8)
     while not g.is_over:
         view = g.view(g.current)
         if g.decision == "take":
             g.apply(bot.take(view))
-        else:
-            card = bot.play(view)
-            assert card == bot.fallback.play(view)
-            g.apply(card)
+            continue
+        card = bot.play(view)
+        assert card in view.legal
+        if len(view.legal) > 1 and sum(view.active) > 2:
+            assert bot.last["worlds"] == 8
+        g.apply(card)

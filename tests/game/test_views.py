@@ -71,7 +71,7 @@ def _unrevealed(game: Game, deal: list[int]) -> list[set[int]]:
             shown.update(int(c) for c in e[2])
         elif e[0] == "take" and e[2]:
             shown.update(int(c) for c in e[4])
-    return [{c for c in range(PACK * game.rules.decks) if deal[s] >> c & 1 and game.hands[s] >> c & 1} - shown
+    return [{c for c in range(PACK * game.rules.decks) if deal[s] >> c & 1 and game.state.hands[s] >> c & 1} - shown
             for s in range(game.players)]
 
 
@@ -83,7 +83,7 @@ def test_view_does_not_leak_hidden_cards_during_play(preset):
     checked = 0
     for seed in range(40):
         dealt = Game.deal(rules, players, seed)
-        deal = list(dealt.hands)
+        deal = list(dealt.state.hands)
         leader = dealt.current
         hands = [dealt.hand(s) for s in range(players)]
         rng = random.Random(seed)
@@ -122,8 +122,7 @@ def test_reordering_the_pile_mid_game_changes_no_view():
     for _ in range(30):
         game.apply(rng.choice(game.legal_actions()))
     before = [game.view(s) for s in range(4)]
-    rng.shuffle(game.discard)
-    game._views.clear()
+    rng.shuffle(game.state.pile)
     assert [game.view(s) for s in range(4)] == before
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import expected_legal_mask
 
 from arena import Game, Rules
 from arena.game.cards import CARDS
 from arena.game.solver import Solver
 from players.sampler import Knowledge, SamplerBot, TimedSamplerBot
-from players.sampler_sim import new_sim
+from players.playout import PlayoutRandom, playout_state
+from players.policy import heuristic_card
 
 VARIANTS = [
     ("getaway", {}), ("playnest", {}), ("champions", {}),
@@ -18,42 +20,68 @@ VARIANTS = [
     ("playnest", {"first_trick": "normal", "direction": "anticlockwise"}),
     ("champions", {"simultaneous": "highest_loses", "drawn_cut_loses": True}),
 ]
+CORE_ONLY = [("donkey", {}), ("getaway-2deck", {}), ("bhabho", {"take_from": "first_trick"})]
+"""Rules the sampler leaves to the heuristic player; its playout state still runs them."""
 
 
 class _Target:
-    """Makes the sim draw the card the engine drew (its pile order differs from the engine's)."""
+    """Makes a playout draw the card the engine drew (whatever the order of its pile)."""
 
-    def __init__(self, card: int, sim) -> None:
-        self.card, self.sim = card, sim
+    def __init__(self, card: int, state) -> None:
+        self.card, self.state = card, state
 
-    def random(self) -> float:
-        sim, c = self.sim, self.card
-        if c in sim.pile:
-            return (sim.pile.index(c) + 0.5) / len(sim.pile)
-        holder = next(s for s in range(sim.n) if sim.hands[s] >> c & 1)
-        hand = sim.hands[holder]
-        return ((hand & ((1 << c) - 1)).bit_count() + 0.5) / hand.bit_count()
-
-
-def _sim_of(game: Game):
-    return new_sim(game.rules, game.players, game.hands, game.active, game.out, game.discard,
-                   game.leader, game.cur, list(zip(game.trick_seats, game.trick_cards)),
-                   game.first_trick, game.must_lead, game.drawn_lead, random.Random(0))
+    def randrange(self, n: int) -> int:
+        state, c = self.state, self.card
+        if c in state.pile:
+            return state.pile.index(c)
+        holder = next(s for s in range(state.n) if state.hands[s] >> c & 1)
+        return (state.hands[holder] & ((1 << c) - 1)).bit_count()
 
 
-@pytest.mark.parametrize("preset,overrides", VARIANTS)
-def test_sim_follows_the_engine(preset, overrides):
-    """Random legal games: the sim's legal cards, hands, outs and loser match the engine's at every step."""
+def _trump_when_the_trick_began(game: Game) -> int:
+    """Donkey: the trump suit before the current trick (-1 if this trick's cut fixed it)."""
+    plays = 0
+    for e in reversed(game.events):
+        if plays == len(game.state.tcards):
+            break
+        if e[0] == "trump":
+            return -1
+        plays += e[0] == "play"
+    return game.state.trump
+
+
+def _playout_of(game: Game):
+    """The sampler's playout state for the game's position, as the sampler builds it (from hands and the trick)."""
+    st = game.state
+    trick = list(zip(st.tseats, st.tcards))
+    leader = trick[0][0] if trick else st.leader
+    return playout_state(game.rules, game.players, st.hands, st.out, st.pile, leader, trick, st.first,
+                         st.drawn_lead, random.Random(0), st.must, _trump_when_the_trick_began(game))
+
+
+@pytest.mark.parametrize("preset,overrides", VARIANTS + CORE_ONLY)
+def test_playout_states_follow_the_engine(preset, overrides):
+    """From any point of a random game, the playout state the sampler builds matches the engine to the end.
+
+    Legality is also checked against the independent reference (``expected_legal_mask``)."""
     rules = Rules.preset(preset, **overrides)
     rng = random.Random(hash((preset, tuple(overrides.items()))) & 0xFFFF)
+    lo, hi = rules.seat_range
     for g in range(25):
-        players = rng.randint(3, min(6, rules.max_players))
+        players = rng.randint(lo, min(max(lo, 6), hi))
         game = Game.deal(rules, players, seed=g)
-        sim = _sim_of(game)
+        for _ in range(rng.randrange(40)):
+            if game.current is not None:
+                game.apply(rng.choice(game.legal_actions()))
+        while game.decision == "take" and not game.is_over:     # the sampler builds one at a play
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over:
+            continue
+        sim = _playout_of(game)
         while not game.is_over:
             legal = game.legal_actions()
-            assert sim.cur == game.cur
-            assert sum(1 << c for c in legal) == sim.legal_mask()
+            assert sim.cur == game.current
+            assert sum(1 << c for c in legal) == sim.legal_mask() == expected_legal_mask(game)
             card = legal[rng.randrange(len(legal))]
             start = len(game.events)
             game.apply(card)
@@ -61,19 +89,27 @@ def test_sim_follows_the_engine(preset, overrides):
             if draws:
                 sim.rng = _Target(draws[0][2], sim)
             sim.play(int(card))
-            assert sim.hands == game.hands and sim.out == game.out
+            while sim.decision == "take":           # nobody takes in this test: the engine's seats decline too
+                assert game.decision == "take" and sim.cur == game.current
+                sim.take_answer(False)
+                game.apply(False)
+            assert sim.hands == game.state.hands and sim.out == game.state.out
             assert sim.over == game.is_over
         assert sim.loser == game.result.loser
 
 
-def test_policy_matches_the_heuristic_player_when_voids_are_known():
-    """With every hand shown, the sim's policy picks a legal card every time (and plays games to the end)."""
-    rules = Rules.preset("getaway")
+@pytest.mark.parametrize("preset", ["getaway", "donkey", "getaway-2deck"])
+def test_the_heuristic_policy_plays_whole_games_with_every_hand_known(preset):
+    """With every hand shown (a playout's world), the policy picks a legal card every time to the end."""
+    rules = Rules.preset(preset)
     for g in range(30):
-        game = Game.deal(rules, 4, seed=100 + g)
-        sim = _sim_of(game)
-        sim.run()
-        assert sim.over and (sim.loser is not None or rules.simultaneous != "highest_loses")
+        state = _playout_of(Game.deal(rules, rules.seat_range[0] if preset.endswith("2deck") else 4, seed=100 + g))
+        state.rng = PlayoutRandom(g)
+        while not state.over:
+            card = heuristic_card(state)
+            assert state.legal_mask() >> card & 1
+            state.play(card)
+        assert state.loser is not None or rules.simultaneous != "highest_loses"
 
 
 def test_sampled_worlds_respect_what_the_seat_knows():

@@ -9,7 +9,7 @@ from arena.tournament.formats import FORMATS, Format, format_class
 from arena.tournament.spec import TournamentSpec, spec_from_dict
 
 BASE = {"name": "f", "players": ["a", "b", "c", "d"], "table_sizes": [3]}
-OWN = {"round-robin": {}, "gauntlet": {"candidates": ["d"]}}
+OWN = {"round-robin": {}, "gauntlet": {"candidates": ["d"]}, "paired": {"candidates": ["c", "d"]}}
 """What each registered format needs in a spec besides BASE (a new format adds its line)."""
 
 
@@ -41,7 +41,7 @@ def test_registry_is_read_only_and_refuses_unknown_names():
     """FORMATS cannot be changed at run time; an unknown name lists the known ones."""
     with pytest.raises(TypeError):
         FORMATS["swiss"] = FORMATS["round-robin"]  # type: ignore[index]
-    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, round-robin \(got 'swiss'\)") as info:
+    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, paired, round-robin \(got 'swiss'\)") as info:
         format_class("swiss")
     assert info.value.param is None
 

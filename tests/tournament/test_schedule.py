@@ -147,7 +147,7 @@ def test_bad_params_refused(params, message):
 
 def test_unknown_format_and_missing_parameter():
     """Unknown names and missing parameters say what is expected."""
-    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, round-robin \(got 'swiss'\)"):
+    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, paired, round-robin \(got 'swiss'\)"):
         make_format("swiss")
     with pytest.raises(ScheduleError, match=r"parameter 'players' is required"):
         make_format("round-robin", table_sizes=[3], rules="g", seed=1)

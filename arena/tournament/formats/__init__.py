@@ -17,9 +17,10 @@ from typing import Any
 from arena.tournament.errors import ScheduleError
 from arena.tournament.formats.base import Format
 from arena.tournament.formats.gauntlet import Gauntlet
+from arena.tournament.formats.paired import Paired
 from arena.tournament.formats.round_robin import RoundRobin
 
-FORMATS: Mapping[str, type[Format]] = MappingProxyType({cls.name: cls for cls in (RoundRobin, Gauntlet)})
+FORMATS: Mapping[str, type[Format]] = MappingProxyType({cls.name: cls for cls in (RoundRobin, Gauntlet, Paired)})
 """Every format by name, in the order help texts list them."""
 DEFAULT_FORMAT = RoundRobin.name
 
@@ -46,4 +47,4 @@ def make_format(name: str, **params: Any) -> Format:
     return cls(**params)
 
 
-__all__ = ["DEFAULT_FORMAT", "FORMATS", "Format", "Gauntlet", "RoundRobin", "format_class", "make_format"]
+__all__ = ["DEFAULT_FORMAT", "FORMATS", "Format", "Gauntlet", "Paired", "RoundRobin", "format_class", "make_format"]

@@ -1,0 +1,155 @@
+"""``arena compare A B``: two players on the same deals, with a sequential test or fixed games.
+
+A thin typer command over :mod:`arena.tournament.compare` (docs/compare.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arena.cli.errors import EXIT_INTERRUPTED, UserError
+from arena.cli.options import parse_overrides, secret_from as read_secret_from
+from arena.cli.output import err, out, sandbox_warning
+from arena.cli.session import session
+from arena.results.paired import CompareTest, figures_lines
+from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
+from arena.tournament.executors import make_executor
+
+app = typer.Typer()
+
+
+def _bounds(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        raise UserError(f"--sprt expects two numbers H0,H1 in points, e.g. 0,2 (got {text!r})") from None
+    return (low, high)
+
+
+def _field(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise UserError(f"--field needs player names separated by commas, e.g. heuristic,low,random (got {text!r})")
+    return names
+
+
+@app.command()
+def compare(
+    ctx: typer.Context,
+    a: Optional[str] = typer.Argument(None, metavar="A",
+                                      help="Player A (the candidate; positive differences favour it)."),
+    b: Optional[str] = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
+    field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
+    rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset."),
+    set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
+    table_size: int = typer.Option(4, "--table-size", help="Seats at every table (3-8)."),
+    score: str = typer.Option("bhabhi", "--score", help="bhabhi, place or penalty."),
+    sprt: Optional[str] = typer.Option(None, "--sprt", help="SPRT bounds H0,H1 on the difference, in points, "
+                                       "e.g. 0,2 (default: fixed games)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="The SPRT's chance of a false H1."),
+    beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
+    games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the schedule."),
+    name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
+    results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
+    secret_from: Optional[Path] = typer.Option(None, "--secret-from",
+                                               help="Take the secret of this results folder (the same deals)."),
+    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
+    sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
+    backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    interval: str = typer.Option("1", "--interval", help="The live line every N seconds, or every N games "
+                                 "stored with a g (e.g. 200g)."),
+    log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
+) -> None:
+    """Compare two players on the same deals: paired differences, an SPRT or a fixed number of games."""
+    live = _Live(interval, quiet, log_games)
+    registry = session(ctx).registry
+    if resume is not None:
+        comparison = Comparison.open(resume, registry)
+    elif a is None or b is None:
+        raise UserError("give two players, e.g. arena compare sampler heuristic (or --resume FOLDER)")
+    else:
+        test = CompareTest(a, b, score, _bounds(sprt), alpha, beta)
+        keys = {"seed": seed, "rules": [{"preset": rules, **parse_overrides(set_)}], "table_sizes": [table_size],
+                "sandbox": sandbox, "backend": backend, "scheduler": scheduler, "jobs": jobs or 0,
+                "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
+        if name is not None:
+            keys["name"] = name
+        spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
+        comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
+    _run(comparison, jobs, live)
+
+
+def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
+    t = comparison.tournament
+    live.total = len(t.games)
+    err(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}")
+    if t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.players)):
+        sandbox_warning()
+    executor = make_executor(t.spec, jobs, t.registry)
+    failed = True
+    try:
+        figures = comparison.run(executor, on_progress=live.tick, on_game=live.game)
+        live.line(figures)
+        failed = False
+    except KeyboardInterrupt:
+        err(f"stopped; continue with `arena compare --resume {t.folder}`")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        executor.shutdown(cancel=failed)
+    for line in figures_lines(figures):
+        out(line)
+
+
+class _Live:
+    """What stderr shows while a comparison runs: a line every ``interval`` (seconds, or games stored
+    with a ``g``) with the games, the difference and the LLR, once more at the end; with ``log_games``,
+    a line per game stored."""
+
+    def __init__(self, interval: str, quiet: bool, log_games: bool) -> None:
+        text = interval.strip().lower()
+        try:
+            self.every, self.by_games = float(text.rstrip("g")), text.endswith("g")
+        except ValueError:
+            raise UserError(f"--interval expects seconds or games with a g, e.g. 10 or 200g "
+                                    f"(got {interval!r})") from None
+        if self.every <= 0:
+            raise UserError(f"--interval must be above 0 (got {interval!r})")
+        self.quiet, self.log_games, self.total = quiet, log_games, 0
+        self.stored, self.last_seconds, self.last_games = 0, 0.0, 0
+
+    def tick(self, progress, f) -> None:
+        """The runner's progress: a line when ``every`` seconds have passed since the last."""
+        if not self.by_games and progress.elapsed - self.last_seconds >= self.every:
+            self.last_seconds = progress.elapsed
+            self.line(f)
+
+    def game(self, game, record, figures) -> None:
+        """One game stored now: its log line, and the live line when ``every`` games have come since the last."""
+        self.stored += 1
+        if self.log_games:
+            result = record["result"]
+            loser = "none (a draw)" if result["loser"] is None else record["names"][result["loser"]]
+            order = ", ".join(record["names"][s] for s in result["order"])
+            err(f"game {game.index} {game.game_id}: out in order {order}; Bhabhi {loser}")
+        if self.by_games and self.stored - self.last_games >= self.every:
+            self.last_games = self.stored
+            self.line(figures())
+
+    def line(self, f) -> None:
+        if self.quiet:
+            return
+        llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
+        interval = f" ({f.low:+.2f} .. {f.high:+.2f})" if f.units > 1 else ""
+        err(f"  {f.games}/{self.total} games counted, deals {f.units}: difference {f.diff:+.2f} points"
+            f"{interval}{llr}")

@@ -1,0 +1,403 @@
+"""The rules core: one game's state on plain ints and lists, with ``legal``, ``play``, ``take`` and ``copy``.
+
+This is the one implementation of the rules (RULES.md, docs/rules.md). The
+engine (:class:`arena.game.engine.Game`) wraps a :class:`State` with checks,
+faults, records and views; the sampler's playouts copy a state and play it out
+with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the
+two-player solver (:mod:`arena.game.solver`) takes its rule decisions from the
+functions at the bottom of this module (:func:`escape_mode`,
+:func:`no_common_suit`). docs/engine.md shows how they fit together.
+
+Hands are bitmasks of card ids (:mod:`arena.game.cards`). A state records
+what happens as compact event tuples (:mod:`arena.game.events`) in ``log``
+when it has one (the engine's); playouts run with ``log = None``. The plays
+themselves are logged by the caller (the engine knows who chose a card).
+Randomness (draws) comes from ``rng.randrange``, the caller's generator.
+"""
+
+from __future__ import annotations
+
+from arena.game import events as ev
+from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK
+from arena.game.errors import PositionError
+from arena.game.rules import Rules
+from arena.game.tables import legal_tuple
+
+PLAY, TAKE = "play", "take"
+PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
+MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
+AS = int(ACE_OF_SPADES)
+SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
+RANK = tuple(c % 13 for c in range(len(CARDS)))
+
+
+class State:
+    """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``, not logging).
+
+    ``hands[s]`` (masks), ``active[s]``, ``out`` (finishing order so far),
+    ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
+    trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
+    or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best_rank``/
+    ``best_trump`` (who wins the trick so far), ``trump`` (-1: none yet),
+    ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
+    ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a
+    draw), ``reason`` and ``tied``.
+    """
+
+    __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "hands", "active", "out", "pile", "tseats",
+                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best_rank", "best_trump",
+                 "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
+
+    def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
+                 out=(), trump: int = -1) -> None:
+        self.n = players
+        step = 1 if rules.direction == "clockwise" else -1
+        self.nxt = tuple((s + step) % players for s in range(players))
+        self.dealer = dealer
+        self.trumps, self.free_first = rules.trumps, rules.first_trick == "free"
+        self.take, self.take_first = rules.neighbour_take, rules.take_from == "first_trick"
+        self.take_dealer = rules.take_order == "dealer_left"
+        self.shootout, self.cut_loses = rules.shootout, rules.drawn_cut_loses
+        self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
+        self.rng = rng
+        self.hands = list(hands) if hands is not None else [0] * players
+        self.active = [s not in out for s in range(players)] if out else [True] * players
+        self.n_active = players - len(out)
+        self.out, self.pile = list(out), list(pile)
+        self.tseats, self.tcards = [], []
+        self.emptied = False            # did a seat play its last card in this trick?
+        self.led = self.best_seat = self.best_rank = self.must = -1
+        self.best_trump = self.drawn_lead = False
+        self.trump, self.leader, self.cur, self.decision, self.first = trump, 0, 0, PLAY, True
+        self.loser = self.reason = None
+        self.tied: tuple[int, ...] = ()
+        self.asked: set[int] = set()
+        self.log: list | None = None
+
+    def copy(self) -> State:
+        """An independent state in the same position, with the same ``rng`` and no ``log``."""
+        new = object.__new__(type(self))
+        # the table and the rules (never change in a game)
+        new.n, new.nxt, new.dealer, new.rng = self.n, self.nxt, self.dealer, self.rng
+        new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
+        new.take, new.take_first, new.take_dealer = self.take, self.take_first, self.take_dealer
+        new.cut_loses, new.escape, new.highest_loses = self.cut_loses, self.escape, self.highest_loses
+        # the position
+        new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
+        new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
+        new.n_active, new.emptied, new.led, new.trump = self.n_active, self.emptied, self.led, self.trump
+        new.best_seat, new.best_rank, new.best_trump = self.best_seat, self.best_rank, self.best_trump
+        new.leader, new.cur, new.decision, new.first = self.leader, self.cur, self.decision, self.first
+        new.must, new.drawn_lead = self.must, self.drawn_lead
+        new.loser, new.reason, new.tied, new.log = self.loser, self.reason, self.tied, None
+        return new
+
+    # ------------------------------------------------------------ queries
+    @property
+    def over(self) -> bool:
+        return self.cur is None
+
+    def legal_mask(self) -> int:
+        """The cards the seat to act may play (a mask; meaningful for a ``PLAY`` decision)."""
+        hand = self.hands[self.cur]
+        if not self.tcards:
+            return hand if self.must < 0 else BIT[self.must]
+        follow = hand & SUIT_MASK[self.led]
+        if follow:
+            return follow
+        if self.trump >= 0:
+            return hand & SUIT_MASK[self.trump] or hand
+        return hand
+
+    def next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` in play order that is still in the game."""
+        s = self.nxt[seat]
+        while not self.active[s]:
+            s = self.nxt[s]
+        return s
+
+    def holder(self, c: int) -> int:
+        for seat, hand in enumerate(self.hands):
+            if hand >> c & 1:
+                return seat
+        raise PositionError(f"expected a seat holding {CARDS[c]}, got none")
+
+    # ------------------------------------------------------------ actions
+    def begin(self, leader: int, first_trick: bool, drawn: int = -1) -> None:
+        """Start play: trick 1 (the holder of AS leads it) or a later trick (``drawn``: a card to lead)."""
+        self.first, self.leader = first_trick, leader
+        if first_trick:
+            self.must = AS
+            if self.take and self.n_active >= 3 and self.take_first:
+                self._ask_takes(leader)
+            else:
+                self._start_play(leader)
+        else:
+            self.must = drawn
+            self._next_trick(leader, drawn >= 0)
+
+    def resume(self, leader: int, trick, first_trick: bool, drawn_lead: bool = False, must: int = -1) -> None:
+        """Start play in the middle of a trick: ``leader`` leads (``must``: the card it must lead), then
+        the (seat, card) plays of ``trick`` are made again (their cards not in ``hands``; no take
+        phase, no shootout check)."""
+        self.first, self.drawn_lead, self.must = first_trick, drawn_lead, must
+        self._start_play(leader)
+        for seat, c in trick:
+            self.hands[seat] |= BIT[c]
+            self.play(c)
+
+    def play(self, c: int) -> None:
+        """The seat to act plays card ``c`` (no checks: see :meth:`legal_mask`)."""
+        s = self.cur
+        hand = self.hands[s] ^ BIT[c]
+        self.hands[s] = hand
+        self.tcards.append(c)
+        self.tseats.append(s)
+        if not hand:
+            self.emptied = True
+        suit, led = SUIT[c], self.led
+        if led < 0:                                     # the lead
+            self.led, self.best_seat, self.best_rank, self.must = suit, s, RANK[c], -1
+            self.best_trump = suit == self.trump
+        elif suit == led:
+            rank = RANK[c]
+            if rank > self.best_rank and (not self.best_trump or suit == self.trump):
+                self.best_seat, self.best_rank = s, rank
+        elif self.trumps and (self.trump < 0 or suit == self.trump):
+            if self.trump < 0:
+                self.trump = suit
+                if self.log is not None:
+                    self.log.append((ev.TRUMP, suit))
+            if not self.best_trump or RANK[c] > self.best_rank:
+                self.best_seat, self.best_rank, self.best_trump = s, RANK[c], True
+        elif not (self.first and self.free_first):
+            self._settle_pickup(s)
+            return
+        nxt, active = self.nxt, self.active
+        s = nxt[s]
+        while not active[s]:
+            s = nxt[s]
+        if s == self.leader:
+            self._settle_clean()
+        else:
+            self.cur = s
+
+    def take_answer(self, take: bool) -> None:
+        """The seat to act answers a take decision: take its left neighbour's cards or not."""
+        asker = self.cur
+        self.asked.add(asker)
+        if take:
+            victim = self.next_active(asker)
+            taken = self.hands[victim]
+            self.hands[asker] |= taken
+            self.hands[victim] = 0
+            self._log((ev.TAKE, asker, True, victim, legal_tuple(taken)))
+            self._go_out([victim])
+            if victim == self.leader:
+                self.leader = self.next_active(victim)
+                self.must, self.drawn_lead = -1, False
+        else:
+            self._log((ev.TAKE, asker, False))
+        nxt = self.next_active(asker)
+        if self.n_active >= 3 and nxt not in self.asked:
+            self.cur = nxt
+        else:
+            self._start_trick()
+
+    def penalty_pickup(self, seat: int) -> None:
+        """A following seat's fault (``fault_policy = "penalty"``): it picks up the trick and leads."""
+        cards = tuple(self.tcards)
+        self.hands[seat] |= sum(map(BIT.__getitem__, cards))
+        self._log((ev.PICKUP, seat, cards, ev.BY_FAULT))
+        emptied = self._emptied(seat) if self.emptied else ()
+        self._clear_trick()
+        self._go_out(emptied)
+        if not self._maybe_over(seat):
+            self._next_trick(seat)
+
+    # --------------------------------------------------------- settling
+    def _log(self, event: tuple) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def _emptied(self, skip: int) -> list[int]:
+        """The seats of this trick (but ``skip``) that played their last card in it."""
+        hands = self.hands
+        return [s for s in self.tseats if s != skip and not hands[s]]
+
+    def _clear_trick(self) -> None:
+        self.tcards, self.tseats = [], []
+        self.emptied = self.drawn_lead = self.first = False
+        self.led = -1
+
+    def _settle_pickup(self, thrower: int) -> None:
+        picker = self.best_seat
+        cards, taken = self.tcards, 0
+        for c in cards:
+            taken |= BIT[c]
+        self.hands[picker] |= taken
+        if self.log is not None:
+            self.log.append((ev.PICKUP, picker, tuple(cards)))
+        drawn_cut = self.drawn_lead and self.n_active == 2 and thrower != picker and self.cut_loses
+        emptied = self._emptied(picker) if self.emptied else ()
+        self._clear_trick()
+        if emptied:
+            self._go_out(emptied)
+        if drawn_cut:
+            if self.active[thrower]:
+                self._go_out([thrower])
+            self._finish(picker, "drawn_cut")
+        elif self.n_active > 1 or not self._maybe_over(picker):
+            self._next_trick(picker)
+
+    def _settle_clean(self) -> None:
+        winner, cards = self.best_seat, self.tcards
+        if self.log is not None:
+            self.log.append((ev.CLEAN, winner, tuple(cards)))
+        emptied = self._emptied(-1) if self.emptied else ()
+        self._clear_trick()
+        if self.hands[winner]:
+            self.pile.extend(cards)
+            if emptied:
+                self._go_out(emptied)
+            if self.n_active > 1 or not self._maybe_over(winner):
+                self._next_trick(winner)
+            return
+        self._winner_without_cards(winner, cards, emptied)
+
+    def _winner_without_cards(self, winner: int, cards: list, emptied: list[int]) -> None:
+        """The escape rule: the clean-trick winner played their last card."""
+        others = [s for s in emptied if s != winner]
+        holders = [s for s in range(self.n) if self.active[s] and self.hands[s]]
+        mode = escape_mode(self.escape, len(holders) + 1, bool(self.pile))
+        if mode == PASS:
+            self.pile.extend(cards)
+            if not holders:                     # every hand emptied on this trick
+                if self.highest_loses:
+                    self._go_out(others)
+                    self._finish(winner, "simultaneous")
+                else:
+                    self._finish(None, "draw", tied=emptied)
+                return
+            self._go_out(emptied)
+            if not self._maybe_over(None):
+                self._next_trick(self.next_active(winner))
+            return
+        if not holders:
+            self.pile.extend(cards)
+            self._go_out(others)
+            self._finish(winner, "last_player")
+            return
+        if mode == DRAW:
+            self._draw_from_pile(winner)
+            self.pile.extend(cards)
+            self._go_out(others)
+        else:
+            self.pile.extend(cards)
+            self._go_out(others)
+            self._draw_from_next_hand(winner)
+        if not self._maybe_over(winner):
+            self._next_trick(winner, True)
+
+    def _draw_from_pile(self, seat: int) -> None:
+        pile = self.pile
+        i = self.rng.randrange(len(pile))
+        c = pile[i]
+        pile[i] = pile[-1]
+        pile.pop()
+        self.hands[seat] |= BIT[c]
+        self.must = c
+        self._log((ev.DRAW, seat, c, -1))
+
+    def _draw_from_next_hand(self, seat: int) -> None:
+        victim = self.next_active(seat)
+        held = legal_tuple(self.hands[victim])
+        c = int(held[self.rng.randrange(len(held))])
+        self.hands[victim] ^= BIT[c]
+        self.hands[seat] |= BIT[c]
+        self.must = c
+        self._log((ev.DRAW, seat, c, victim))
+        if not self.hands[victim]:
+            self._go_out([victim])
+
+    def _go_out(self, seats) -> None:
+        for s in seats:
+            if self.active[s]:
+                self.active[s] = False
+                self.n_active -= 1
+                self.out.append(s)
+                if self.log is not None:
+                    self.log.append((ev.OUT, s, len(self.out) - 1))
+
+    def _maybe_over(self, leader: int | None) -> bool:
+        """End the game if at most one player is left; True when it ended."""
+        if self.n_active > 1:
+            return False
+        left = [s for s in range(self.n) if self.active[s]]
+        self._finish(left[0] if left else leader, "last_player")
+        return True
+
+    def _finish(self, loser: int | None, reason: str, tied=()) -> None:
+        self.loser, self.reason, self.tied = loser, reason, tuple(tied)
+        self.active = [False] * self.n
+        self.n_active = 0
+        self.cur = None
+        self._log((ev.END,))
+
+    # ---------------------------------------------------- starting a trick
+    def _next_trick(self, leader: int, drawn: bool = False) -> None:
+        self.leader, self.drawn_lead = leader, drawn
+        if not drawn:
+            self.must = -1
+        if self.take and self.n_active >= 3:
+            self._ask_takes(leader)
+        elif self.shootout and self.n_active == 2:
+            self._start_trick()
+        else:
+            self.decision, self.cur = PLAY, leader
+
+    def _ask_takes(self, leader: int) -> None:
+        """Start the take phase: the first seat asked follows ``take_order``."""
+        self.asked = set()
+        self.decision = TAKE
+        self.cur = self.next_active(self.dealer) if self.take_dealer else leader
+
+    def _start_trick(self) -> None:
+        if self.first:              # after takes before trick 1 (take_from="first_trick")
+            self.must = AS          # whoever holds AS now leads it
+            self._start_play(self.holder(AS))
+            return
+        leader = self.leader
+        if self.shootout and self.n_active == 2:
+            other = self.next_active(leader)
+            if no_common_suit(self.hands[leader], self.hands[other]):
+                self._go_out([other])
+                self._finish(leader, "shootout")
+                return
+        self._start_play(leader)
+
+    def _start_play(self, leader: int) -> None:
+        self.decision, self.leader, self.cur = PLAY, leader, leader
+
+
+# ------------------------------------------------ rule decisions, shared
+def escape_mode(escape: int, players_left: int, pile: bool) -> int:
+    """What a clean-trick winner without cards does: ``PASS``, ``DRAW`` or ``DRAW_NEXT``.
+
+    ``escape`` is the rule (:data:`MODES`), ``players_left`` the active players
+    holding cards counting the winner, ``pile`` whether the discard pile (before
+    this trick) holds a card: ``pass_if_3plus`` passes with three or more,
+    draws with two; a draw from an empty pile is a pass.
+    """
+    if escape == PASS3:
+        escape = PASS if players_left >= 3 else DRAW
+    if escape == DRAW and not pile:
+        return PASS
+    return escape
+
+
+def no_common_suit(a: int, b: int) -> bool:
+    """Two hands with no suit in common (the shootout ends the game: the leader loses)."""
+    m0, m1, m2, m3 = SUIT_MASK
+    return not (a & m0 and b & m0 or a & m1 and b & m1 or a & m2 and b & m2 or a & m3 and b & m3)

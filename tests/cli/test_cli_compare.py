@@ -1,0 +1,59 @@
+"""`arena compare`: the paired comparison from the command line, its report section and its errors."""
+
+from __future__ import annotations
+
+import pytest
+from support.cli import run
+
+from arena.results.report import report_html
+
+pytestmark = pytest.mark.usefixtures("builtin_players_only")
+
+
+def test_sprt_run_prints_the_verdict_and_resumes_to_the_same(capsys, tmp_path):
+    """An SPRT comparison prints its figures and verdict; running it again plays nothing and says the same."""
+    argv = ("compare", "heuristic", "low", "--sprt", "0,5", "--games", "2000", "--jobs", "1",
+            "--results", tmp_path, "--sandbox", "never")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "H1 accepted after" in out and "95% interval" in out and "LLR" in err
+    assert "sign test" in out and "likelihood of superiority" in out
+    code, again, _ = run(capsys, *argv, "-q")
+    assert code == 0 and again == out
+    code, resumed, _ = run(capsys, "compare", "--resume", tmp_path / "compare-heuristic-low", "-q")
+    assert resumed == out
+
+
+def test_fixed_games_and_the_report_section(capsys, tmp_path):
+    """Without --sprt every game of --games is played; the report shows the comparison section."""
+    code, out, _ = run(capsys, "compare", "heuristic", "random", "--games", "64", "--score", "penalty",
+                       "--jobs", "1", "--results", tmp_path, "--name", "fixed", "-q", "--set", "escape=pass")
+    assert code == 0 and "8 deals, 64 games" in out and "fixed games" in out
+    html = report_html(tmp_path / "fixed", max_games=0)
+    assert 'id="compare"' in html and "heuristic against random" in html
+
+
+def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
+    """--interval 16g: a live line every 16 games stored, and at the end; --log-games: a line per game."""
+    code, out, err = run(capsys, "compare", "heuristic", "low", "--games", "64", "--jobs", "1", "--results",
+                         tmp_path, "--interval", "16g", "--log-games", "--sprt", "0,5")
+    lines = err.splitlines()
+    assert code == 0 and sum(line.startswith("game ") for line in lines) == 64
+    assert "game 0 p-4p-d0-a-r0: out in order " in err and "; Bhabhi " in err
+    live = [line for line in lines if "/64 games counted, deals" in line]
+    assert len(live) == 5 and [line.split(" deals ")[1][0] for line in live] == ["2", "4", "6", "8", "8"]
+    assert all("LLR" in line for line in live) and "game " not in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (("compare", "heuristic", "low", "--interval", "soon"), "--interval expects seconds or games"),
+    (("compare", "heuristic"), "give two players"),
+    (("compare", "heuristic", "low", "--sprt", "2"), "--sprt expects two numbers"),
+    (("compare", "heuristic", "low", "--sprt", "3,1"), "increasing"),
+    (("compare", "heuristic", "low", "--score", "elo"), "score must be one of bhabhi, place, penalty"),
+    (("compare", "heuristic", "low", "--field", "random,low#2", "--table-size", "5"), "needs 4 distinct field"),
+    (("compare", "heuristic", "nobody"), "nobody"),
+])
+def test_errors_are_one_line(capsys, tmp_path, argv, fragment):
+    """Each mistake is one 'error:' line naming what was expected, exit code 2."""
+    code, out, err = run(capsys, *argv, "--results", tmp_path)
+    assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1 and fragment in err
