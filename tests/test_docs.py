@@ -10,7 +10,9 @@ a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
 - :data:`REDUCED` lists how a long command is cut down (fewer deals, samples
   or games; the flags it appends win over a file's keys);
 - :data:`SETUP` lists what a command needs first (a finished event, the
-  scaffolded bot installed), made once per workspace;
+  scaffolded bot installed), made once per workspace; an `arena compare A B`
+  command starts its own comparison (its folder from an earlier command of
+  the same players is removed first);
 - :data:`NOT_RUN` lists, with the reason, the commands that need what a test
   cannot have (a Dask cluster). Every command is run or listed there: a new
   command in the docs is covered by this test as soon as it is written.
@@ -47,6 +49,7 @@ REDUCED = [
     (r"tournaments/ladder\.toml", ("append", ["--budget", "4", "--deals", "1"])),  # 4 games, not 4,000
     (r"^arena tournament run champions-shootout", ("append", ["--deals", "1"])),  # 4 games
     (r"^arena tournament run ", ("append", ["--deals", "2"])),  # quick: 32 games; replay 17 needs 18
+    (r"^arena compare (?!--resume)", ("sub_or_append", r"--games \d+", "--games 8")),  # one deal's 8 games
     (r"--games \d+", ("sub", "--games 1")),  # shootout-share: 1 game, not 2,000
     (r"^arena research shared-suits", ("sub_or_append", r"--samples \d+", "--samples 20")),
     (r"^arena research shootout$", ("append", ["--ranks", "2"])),  # the 2-rank pack, not 792,450 positions
@@ -61,12 +64,15 @@ SETUP = [
     (r"results/champions-shootout\b", "champions-shootout"),
     (r"^arena (?!new-bot).*\bmy-bot\b", "my-bot"),
     (r"\bcareful\b", "careful"),
+    (r"^arena compare new old", "new-old"),  # the docs' new and old: two scaffolded bots of those names
+    (r"results/compare-new-old\b", "compare-new-old"),
 ]
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
     "ladder": "arena tournament run tournaments/ladder.toml",
     # only `research endings` reads it, and any players' games do: the built-ins' 4 games take a second
     "champions-shootout": "arena tournament run champions-shootout --players heuristic,low,high,random",
+    "compare-new-old": "arena compare new old",
 }
 """The events a SETUP runs (cut down as :data:`REDUCED` says)."""
 
@@ -149,6 +155,7 @@ class Workspace:
             words, stdout = words[:at], self.root / words[at + 1]
         env = {k: v for k, v in os.environ.items() if k not in (DISABLE_ENV, "COLUMNS")}
         env["HOME"] = str(self.home)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site or self.site), env.get("PYTHONPATH")]))
         done = subprocess.run([sys.executable, "-c", RUN_ARENA, str(site or self.site), *words[1:]],
                               capture_output=True, text=True, timeout=600, cwd=self.root, env=env)
         if stdout is not None:
@@ -159,10 +166,17 @@ class Workspace:
         """Make what a command needs, once."""
         if need in self.made:
             return
+        if need == "compare-new-old":
+            self.ensure("new-old")
+            if (self.root / "results" / need).exists():  # an earlier `arena compare new old ...` made it
+                return
         if need in EVENTS:
             _check(self.run(reduced(EVENTS[need])), EVENTS[need])
         elif need == "my-bot":
             self._install("my-bot", None)
+        elif need == "new-old":
+            self._install("new", None)
+            self._install("old", None)
         elif need == "careful":
             self._install("careful-bot", _doc_python("docs/writing-a-bot.md", '"""The careful bot'))
         self.made.add(need)
@@ -173,7 +187,16 @@ class Workspace:
             _check(self.run(f"arena new-bot {name} --dir ~/bots", site=self.clean), f"new-bot {name}")
         if module_text is not None:
             (package / name.replace("-", "_") / "__init__.py").write_text(module_text)
-        pip_install(package, self.site, editable=True)
+        pip_install(package, self.site)  # not editable: worker processes, which read no .pth file, import it too
+
+
+def _compare_name(command: str) -> str:
+    """The results folder name of an `arena compare A B ...` command (``--name``, else compare-A-B)."""
+    words = shlex.split(command)
+    if "--name" in words:
+        return words[words.index("--name") + 1]
+    a, b = [w for w in words[2:] if not w.startswith("-")][:2]
+    return f"compare-{a}-{b}"
 
 
 def _doc_python(doc: str, opening: str) -> str:
@@ -205,4 +228,6 @@ def test_documented_command_runs(workspace, command):
     for pattern, need in SETUP:
         if re.search(pattern, command):
             workspace.ensure(need)
+    if command.startswith("arena compare ") and "--resume" not in command:
+        shutil.rmtree(workspace.root / "results" / _compare_name(command), ignore_errors=True)  # its own comparison
     _check(workspace.run(reduced(command)), f"{command} (from {', '.join(COMMANDS[command])})")
