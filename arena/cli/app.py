@@ -11,6 +11,7 @@ import sys
 
 import typer
 
+from arena import __version__
 from arena.cli import bench, bots, compare, play, players, research, results, sandbox, tournament
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
@@ -18,8 +19,25 @@ from arena.sandbox import harden_harness
 
 app = typer.Typer(
     name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
-    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+    no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"arena {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
+                                 help="Print the arena's version and exit."),
+) -> None:
+    """Bhabhi bot arena: play, test and rank card-playing bots."""
+
+
 for group in (players, play, results, bots, sandbox, compare):
     app.add_typer(group.app)
 app.add_typer(tournament.app, name="tournament")

@@ -10,7 +10,9 @@ import typer
 from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out
 from arena.cli.session import session
+from arena.cli.tables import AUTO, plain
 from arena.plugins.checkbot import check_bot, planned_games
+from arena.plugins.names import package_of
 from arena.plugins.registry import check_in_process
 from arena.plugins.scaffold import new_bot as scaffold
 from arena.sandbox.limits_spec import LimitsSpec
@@ -20,11 +22,15 @@ app = typer.Typer()
 
 @app.command("new-bot")
 def new_bot(
-    name: str = typer.Argument(..., help="The bot's name (lowercase, e.g. my-bot)."),
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The bot's name (lowercase, e.g. my-bot; not one `arena players` lists)."),
     directory: Path = typer.Option(Path("."), "--dir", help="Where to create the package folder."),
 ) -> None:
     """Create a ready-to-install bot plugin package."""
-    target = scaffold(name, directory)
+    reg = session(ctx).registry
+    taken = {n: f"plugin {s.plugin}, package {package_of(s.plugin)}" for n, s in reg.players.items()}
+    taken.update({n: f"plugins {', '.join(p)}" for n, p in reg.duplicates.items()})
+    target = scaffold(name, directory, taken)
     out(f"created {target}")
     out(f"next:  pip install -e {target}   then   arena players")
 
@@ -44,7 +50,8 @@ def check_bot_cmd(
     memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
     sandbox: bool = typer.Option(True, "--sandbox/--in-process",
                                  help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
-    table_format: str = typer.Option("simple", "--table-format", help="A tabulate format for the table."),
+    table_format: str = typer.Option(AUTO, "--table-format",
+                                     help="auto (fits the terminal) or a tabulate format for the table."),
 ) -> None:
     """Check a bot before submitting it; exit code 1 when any check fails.
 
@@ -57,11 +64,13 @@ def check_bot_cmd(
     limits = LimitsSpec(**limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
                                            memory_mb=memory_mb))
     reg = session(ctx).registry
-    if not sandbox and name in reg.players:
-        check_in_process(reg.players[name])  # a third-party bot: refused before anything starts
+    spec = reg.get(name)  # an unknown name: one line, with the closest known one
+    if not sandbox:
+        check_in_process(spec)  # a third-party bot: refused before anything starts
     kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
-    out(report.table(table_format))
+    grid = (lambda headers, rows: plain(headers, rows, wrap=("detail",))) if table_format == AUTO else None
+    out(report.table(table_format, grid=grid))
     if not report.ok:
         raise typer.Exit(1)

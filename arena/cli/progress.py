@@ -1,34 +1,81 @@
-"""The live progress display of a running tournament (rich, on stderr)."""
+"""The progress display of a running tournament, on stderr.
+
+On a terminal, a rich progress bar (counts never cut, times as h:mm:ss); when
+stderr is not a terminal (CI logs, a pipe), one plain line every
+:data:`PLAIN_EVERY` seconds of the run and one at the end.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn
+from rich.table import Column
+
+PLAIN_EVERY = 10.0
+"""Seconds between two plain progress lines."""
+
+
+def clock(seconds: float | None) -> str:
+    """``3725.2`` -> ``1:02:05``; None -> ``-``."""
+    if seconds is None:
+        return "-"
+    whole = int(round(seconds))
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+def summary(p) -> str:
+    """One line about a progress snapshot (:class:`arena.tournament.event.Progress`)."""
+    return (f"{clock(p.elapsed)} elapsed, {clock(p.remaining)} left, {p.rate:.1f} games/s, "
+            f"faults {p.faults}, leader {p.leader or '-'}")
 
 
 class LiveProgress:
-    """A progress bar fed by the runner's Progress snapshots; ``quiet`` shows nothing."""
+    """Feeds the runner's Progress snapshots to a bar (a terminal) or plain lines; ``quiet`` shows nothing."""
 
-    def __init__(self, quiet: bool, total: int, done: int) -> None:
-        self.quiet, self.total, self.done = quiet, total, done
-        self.bar = None
+    def __init__(self, quiet: bool, total: int, done: int, console: Console | None = None,
+                 every: float = PLAIN_EVERY) -> None:
+        self.quiet, self.total, self.done, self.every = quiet, total, done, every
+        self.console = console or Console(stderr=True)
+        self.bar: Progress | None = None
+        self.last = self.printed = None
+        self._next = 0.0
 
-    def __enter__(self):
-        if not self.quiet:
-            self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                TextColumn("{task.fields[info]}"), transient=False, console=Console(stderr=True))
-            self.bar.start()
-            self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
-        return self.update
+    def __enter__(self) -> Callable:
+        if self.quiet:
+            return lambda p: None
+        if not self.console.is_terminal:
+            return self._line
+        count = len(f"{self.total}/{self.total}")
+        self.bar = Progress(
+            TextColumn("games"), BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=10)),
+            TextColumn("{task.completed}/{task.total}", table_column=Column(no_wrap=True, min_width=count)),
+            TextColumn("{task.fields[info]}", table_column=Column(ratio=3, no_wrap=True, overflow="ellipsis")),
+            transient=False, console=self.console, expand=True)
+        self.bar.start()
+        self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
+        return self._bar
 
-    def update(self, p) -> None:
-        if self.bar is None:
-            return
-        left = f"{p.remaining:.0f}s left" if p.remaining is not None else "-"
-        info = f"{p.rate:.1f} games/s, {left}, faults {p.faults}, leader {p.leader or '-'}"
-        self.bar.update(self.task, completed=p.done, info=info)
+    def _bar(self, p) -> None:
+        self.bar.update(self.task, completed=p.done, info=summary(p))
+
+    def _line(self, p) -> None:
+        """A plain line now and then (by the run's own clock) and at the end."""
+        self.last = p
+        if p.elapsed >= self._next or p.done >= p.total:
+            self._next = p.elapsed + self.every
+            self._print(p)
+
+    def _print(self, p) -> None:
+        share = 100 * p.done / p.total if p.total else 100.0
+        self.console.print(f"games {p.done}/{p.total} ({share:.0f}%), {summary(p)}", markup=False,
+                           highlight=False, soft_wrap=True)
+        self.printed = p
 
     def __exit__(self, *exc):
         if self.bar is not None:
             self.bar.stop()
+        elif self.last is not None and self.printed is not self.last:
+            self._print(self.last)  # the state it stopped in (Ctrl-C, an error)
         return False

@@ -46,9 +46,12 @@ def shared_suits(
     samples: int = typer.Option(3000, "--samples", min=1, help="Random positions per escape rule."),
     seed: int = typer.Option(2, "--seed", help="Seed of the sample."),
     ranks: int = typer.Option(4, "--ranks", min=1, max=13, help="Ranks in each suit of the small pack."),
+    presets: str = typer.Option("getaway,playnest,champions", "--presets",
+                                help="Presets that get a row too, as they are, comma-separated ('' for none)."),
 ) -> None:
     """How often the leader wins with perfect play when the two hands share suits, per escape rule."""
-    for line in survey_lines(shared_suit_survey(samples, seed, ranks), ranks):
+    chosen = tuple(p.strip() for p in presets.split(",") if p.strip())
+    for line in survey_lines(shared_suit_survey(samples, seed, ranks, presets=chosen), ranks):
         out(line)
 
 

@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from arena.cli.output import out
+from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.results.report_pack import MAX_GAMES
 from arena.results.standings import head_to_head_text, ratings_text
 from arena.results.store import Store
@@ -19,12 +20,15 @@ app = typer.Typer()
 def ratings(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
     by: Optional[str] = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
-    table_format: str = typer.Option("simple", "--format", "-f", help="csv, json or a tabulate format (simple, github, grid, ...)."),
+    table_format: str = typer.Option(AUTO, "--format", "-f", help=FORMAT_HELP),
     h2h: bool = typer.Option(False, "--head-to-head", help="Show the head-to-head table instead."),
+    wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
 ) -> None:
     """The TrueSkill rating table of a tournament (computed from the store, in game order)."""
+    fmt, grid = grid_for(table_format, wide)
     with Store(folder) as store:
-        out(head_to_head_text(store, table_format) if h2h else ratings_text(store, table_format, by))
+        out(head_to_head_text(store, fmt, grid, detail=wide) if h2h
+            else ratings_text(store, fmt, by, rating_columns(wide), grid))
 
 
 @app.command("report")
@@ -44,9 +48,10 @@ def report_cmd(
 @app.command("plot")
 def plot_cmd(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
-    output: Path = typer.Option(Path("ratings.png"), "--output", "-o", help="The image to write: .png, .svg or .pdf."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="The image to write: .png, .svg or .pdf (default: FOLDER/ratings.png)."),
     dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
 ) -> None:
     """Plot each player's rating (mu, with a band of +- sigma) against games played."""
     from arena.results.plot import plot  # matplotlib: only when a plot is drawn
-    out(f"wrote {plot(folder, output, dpi)}")
+    out(f"wrote {plot(folder, output if output is not None else folder / 'ratings.png', dpi)}")

@@ -12,8 +12,9 @@ from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.options import limits_overrides, secret_from as read_secret_from, spec_overrides
 from arena.cli.output import out, sandbox_warning
 from arena.cli.progress import LiveProgress
+from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.cli.session import session
-from arena.results.standings import ratings_text
+from arena.results.standings import check_format, ratings_text
 from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
@@ -42,6 +43,10 @@ def run(
     startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
     memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
     fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
+    max_faults: Optional[int] = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
+    tau: Optional[float] = typer.Option(None, "--tau", help="TrueSkill dynamics factor (default 0: fixed bots)."),
+    draw_probability: Optional[float] = typer.Option(None, "--draw-probability",
+                                                     help="TrueSkill draw probability, between 0 and 1."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
     sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
     batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
@@ -51,13 +56,15 @@ def run(
     secret_from: Optional[Path] = typer.Option(
         None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
         "to play another run's games again exactly (default: a fresh random secret)."),
-    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
+    wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Run a tournament and print its rating table."""
     flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
-                           fault_policy=fault_policy, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
+                           fault_policy=fault_policy, max_faults=max_faults, tau=tau,
+                           draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
                            scheduler=scheduler)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     presets = session(ctx).registry.presets
@@ -72,7 +79,7 @@ def run(
             raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
         spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
     t = Tournament.create(spec, results / spec.name, session(ctx).registry, read_secret_from(secret_from))
-    _play(t, quiet, table_format)
+    _play(t, quiet, table_format, wide)
 
 
 def event_file(file: Path) -> Path:
@@ -93,7 +100,8 @@ def resume(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes."),
     backend: Optional[str] = typer.Option(None, "--backend", help="local or dask (default: as stored)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    table_format: str = typer.Option("simple", "--table-format", help="Format of the final table."),
+    table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
+    wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Play only the games a stopped tournament is missing, then print its table."""
@@ -101,7 +109,7 @@ def resume(
     if backend is not None or scheduler is not None:
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
-    _play(t, quiet, table_format, jobs)
+    _play(t, quiet, table_format, wide, jobs)
 
 
 @app.command("status")
@@ -111,8 +119,10 @@ def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tour
         out(line)
 
 
-def _play(t: Tournament, quiet: bool, table_format: str, jobs: int | None = None) -> None:
+def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None) -> None:
     """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
+    fmt, grid = grid_for(table_format, wide)
+    check_format(fmt)  # before the games, not after
     with Store(t.folder) as store:
         missing = len(t.pending(store))
     typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
@@ -134,6 +144,6 @@ def _play(t: Tournament, quiet: bool, table_format: str, jobs: int | None = None
         if interrupted:
             typer.echo(f"stopped: {done} of {len(t.games)} games are stored; "
                        f"continue with `arena tournament resume {t.folder}`", err=True)
-        out(ratings_text(store, table_format))
+        out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)

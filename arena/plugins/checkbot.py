@@ -22,13 +22,11 @@ from arena.game.rules import PRESETS, Presets
 from arena.game.seeds import Secret, check_case_seed, check_repeat_seed, user_secret
 from arena.game.views import SeatTracker
 from arena.plugins import checks
-from arena.plugins.checks import CHECKS, Case, CheckReport, CheckRow, Decision, Run
+from arena.plugins.checks import CHECKS, OPPONENTS, Case, CheckReport, CheckRow, Decision, Run
 from arena.plugins.errors import CheckError
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client, play_seeded
 from arena.sandbox.limits_spec import LimitsSpec
-
-OPPONENTS = ("heuristic", "random", "low", "high")
 
 
 # ---------------------------------------------------------------- the plan
@@ -163,14 +161,8 @@ def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSp
 
 
 def _seating(registry, name: str, case: Case, bot) -> list:
-    """The bot at its seat, built-in opponents (in-process) elsewhere."""
-    seats = []
-    for s in range(case.players):
-        if s == case.seat:
-            seats.append(bot)
-        else:
-            seats.append(InProcessClient(registry.get(OPPONENTS[(s + case.seed) % len(OPPONENTS)])))
-    return seats
+    """The bot at its seat, built-in opponents (in-process) elsewhere (:meth:`Case.seat_names`)."""
+    return [bot if s == case.seat else InProcessClient(registry.get(n)) for s, n in enumerate(case.seat_names(name))]
 
 # ---------------------------------------------------------------- entry point
 

@@ -19,6 +19,8 @@ from arena.game.cards import SUIT_SYMBOLS, card
 from arena.game.status import FAULT_KINDS, Status
 from arena.sandbox.limits_spec import LimitsSpec
 
+OPPONENTS = ("heuristic", "random", "low", "high")
+"""The built-in players a check seats around the bot."""
 CHECKS = ("loads", "legal answers", "time", "memory", "takes (bhabho)", "trumps (donkey)", "deterministic")
 _ANSWER_FAULTS = tuple(k for k in FAULT_KINDS if k != Status.TIMEOUT)
 
@@ -32,6 +34,8 @@ class CheckRow:
     check: str
     ok: bool | None
     detail: str
+    case: "Case | None" = None
+    """The game that shows a failure (the first one), which ``arena play`` replays."""
 
     @property
     def status(self) -> str:
@@ -65,17 +69,24 @@ class CheckReport:
     def to_dicts(self) -> list[dict]:
         return [{"check": r.check, "status": r.status, "detail": r.detail} for r in self.rows]
 
-    def table(self, fmt: str = "simple", width: int = 100) -> str:
-        """The rows as a tabulate table, with a heading line and the notes.
+    def table(self, fmt: str = "simple", width: int = 100, grid=None) -> str:
+        """The rows as a tabulate table (or laid out by ``grid(headers, rows)``), with a heading line,
+        the notes and the commands that replay the failures.
 
         A detail quotes the bot (its exception, its answer): its control characters go first."""
-        body = tabulate([[r.check, r.status, printable(r.detail)] for r in self.rows],
-                        headers=["check", "result", "detail"],
-                        tablefmt=fmt, maxcolwidths=[None, None, width])
+        rows = [[r.check, r.status, printable(r.detail)] for r in self.rows]
+        headers = ["check", "result", "detail"]
+        body = (grid(headers, rows) if grid is not None
+                else tabulate(rows, headers=headers, tablefmt=fmt, maxcolwidths=[None, None, width]))
         where = "in its sandbox" if self.sandboxed else "in-process"
         head = f"check-bot {self.player}: {self.games} games {where}"
         verdict = "all checks passed" if self.ok else f"{len(self.failures())} check(s) failed"
-        return "\n".join([head, *self.notes, "", body, "", verdict])
+        return "\n".join([head, *self.notes, "", body, "", *self.replays(), verdict])
+
+    def replays(self) -> list[str]:
+        """For each failed check with a game to show, the command that plays that game again."""
+        return [f"replay ({r.check}): {r.case.command(self.player, self.sandboxed)}"
+                for r in self.failures() if r.case is not None]
 
 
 # ---------------------------------------------------------------- what the games showed
@@ -92,6 +103,16 @@ class Case:
 
     def label(self) -> str:
         return f"{self.preset}, {self.players} players, seat {self.seat}, seed {self.seed}"
+
+    def seat_names(self, bot: str) -> list[str]:
+        """Who sits where: ``bot`` at :attr:`seat`, built-in :data:`OPPONENTS` (chosen by the seed) elsewhere."""
+        return [bot if s == self.seat else OPPONENTS[(s + self.seed) % len(OPPONENTS)] for s in range(self.players)]
+
+    def command(self, bot: str, sandboxed: bool = True) -> str:
+        """The ``arena play`` command that plays this game again (same seats, seed and dealer, under
+        the same per-user secret)."""
+        where = "" if sandboxed else " --in-process"
+        return f"arena play --rules {self.preset} --seats {','.join(self.seat_names(bot))} --seed {self.seed}{where}"
 
 
 @dataclass(slots=True)
@@ -131,12 +152,12 @@ def loads(spec, run: Run, limits: LimitsSpec, sandboxed: bool) -> CheckRow:
         return CheckRow("loads", False, f"{where}; no game could start: {'; '.join(run.errors)[:300]}")
     reply = begins[0][1]
     if not reply.ok:
-        return CheckRow("loads", False, f"{where}; it did not start: {reply.status}: {reply.detail}")
+        return CheckRow("loads", False, f"{where}; it did not start: {reply.status}: {reply.detail}", begins[0][0])
     late = [b for b in begins if not b[1].ok]
     if late:
         case, r = late[0]
         return CheckRow("loads", False, f"{where}; a new game failed to start ({case.label()}): "
-                        f"{r.status}: {r.detail}")
+                        f"{r.status}: {r.detail}", case)
     ready_ms = run.watch.ready_ms
     ready = f"; started and ready for its first game in {ready_ms:.0f} ms" if ready_ms is not None else ""
     limit = f" (start-up limit {limits.startup_ms} ms)" if limits.startup_ms and sandboxed else ""
@@ -158,7 +179,7 @@ def legal(run: Run, decisions: list[Decision]) -> CheckRow:
                        if any(d.status == k for d in bad))
     first = bad[0]
     return CheckRow("legal answers", False, f"{counts} (of {len(decisions)} decisions); first: {first.case.label()}, "
-                    f"decision {first.number}: {first.status}: {first.detail}")
+                    f"decision {first.number}: {first.status}: {first.detail}", first.case)
 
 
 def _count(n: int, word: str) -> str:
@@ -178,10 +199,10 @@ def timing(decisions: list[Decision], limits: LimitsSpec) -> CheckRow:
     if timeouts:
         t = timeouts[0]
         return CheckRow("time", False, f"{len(timeouts)} timeout(s); first: {t.case.label()}, decision {t.number}: "
-                        f"{t.detail}. {text}")
+                        f"{t.detail}. {text}", t.case)
     if limit and worst.cpu_ms > limit:
         return CheckRow("time", False, f"worst decision over the limit ({worst.case.label()}, decision "
-                        f"{worst.number}). {text}")
+                        f"{worst.number}). {text}", worst.case)
     return CheckRow("time", True, text)
 
 
@@ -189,7 +210,8 @@ def memory(run: Run, decisions: list[Decision], limits: LimitsSpec, sandboxed: b
     hit = [d for d in decisions if d.status == Status.CRASH and "memory" in d.detail.lower()]
     limit = f"limit {limits.memory_mb} MiB" if limits.memory_mb else "no limit set"
     if hit:
-        return CheckRow("memory", False, f"ran out of memory ({limit}): {hit[0].case.label()}: {hit[0].detail}")
+        return CheckRow("memory", False, f"ran out of memory ({limit}): {hit[0].case.label()}: {hit[0].detail}",
+                        hit[0].case)
     peak = run.watch.peak_mb
     if peak is None:
         why = "in-process: the harness's memory is shared" if not sandboxed else "the bot process was not visible"
@@ -210,7 +232,7 @@ def takes(decisions: list[Decision], presets: Sequence[str]) -> CheckRow:
         b = bad[0]
         what = "take decision" if b.decision == "take" else "play"
         return CheckRow("takes (bhabho)", False, f"{len(bad)} fault(s) in bhabho games; first: {b.case.label()}, "
-                        f"a {what}: {b.status}: {b.detail}")
+                        f"a {what}: {b.status}: {b.detail}", b.case)
     if not takes:
         return CheckRow("takes (bhabho)", None, "never asked to take in these games")
     took = sum(d.took for d in takes)
@@ -230,7 +252,7 @@ def trumps(decisions: list[Decision], presets: Sequence[str]) -> CheckRow:
         trump = f"trumps were {SUIT_SYMBOLS[b.trump]}" if b.trump is not None else "no trump suit was fixed yet"
         rule = "; it could not follow suit and holds trumps, so it must play one" if b.must_trump else ""
         return CheckRow("trumps (donkey)", False, f"{len(bad)} fault(s) in donkey games; first: {b.case.label()}, "
-                        f"decision {b.number} ({trump}{rule}): {b.status}: {b.detail}")
+                        f"decision {b.number} ({trump}{rule}): {b.status}: {b.detail}", b.case)
     if not after:
         return CheckRow("trumps (donkey)", None, "trumps were never fixed before its turn in these games")
     return CheckRow("trumps (donkey)", True, f"{len(after)} decisions after trumps were fixed, {len(must)} of "
@@ -247,7 +269,8 @@ def same(first: Run, second: Run) -> CheckRow:
                             f"timeouts, whose forced moves differ with the machine's load; fix those first")
         if diff:
             return CheckRow("deterministic", False, f"{case.label()}: {diff}. Take every random choice "
-                            f"from self.rng (seeded); never from the time, the global random module or set order")
+                            f"from self.rng (seeded); never from the time, the global random module or set order",
+                            case)
     games = len(first.records)
     what = f"{games} games (one per preset)" if games != 1 else "1 game"
     return CheckRow("deterministic", True, f"{what} played twice from the same seeds, each time in a fresh "

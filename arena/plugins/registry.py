@@ -36,6 +36,7 @@ else still loads. Text a plugin supplies is stripped of control characters
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import importlib.metadata as metadata
@@ -53,13 +54,12 @@ from arena.plugins import discovery
 
 from arena.bots import hookspecs
 from arena.plugins.errors import PluginError
+from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
+                                 packages_of)
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
-ENTRY_POINT_GROUP = "arena.plugins"
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
-BUILTIN_PLUGIN = "players"
-DISTRIBUTION = "bhabhi-arena"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
@@ -145,17 +145,21 @@ class Registry:
     manager: pluggy.PluginManager | None = None
 
     def get(self, name: str) -> PlayerSpec:
-        """The spec of ``name``; an unknown or ambiguous name raises :class:`PluginError`."""
+        """The spec of ``name`` (of the player an alias such as ``random#2`` plays as); an unknown or
+        ambiguous name raises :class:`PluginError`."""
+        name = base_player(name)
         if name in self.duplicates:
             plugins = self.duplicates[name]
             if len(plugins) == 1:
                 raise PluginError(f"player {name!r}: plugin {plugins[0]} offers it more than once")
             raise PluginError(f"player {name!r} is offered by more than one plugin: "
-                              f"{_and(plugins)}; uninstall all but one")
+                              f"{joined(plugins)} ({packages_of(plugins)}); uninstall all but one")
         spec = self.players.get(name)
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
-            raise PluginError(f"unknown player {name!r} (known players: {known})")
+            close = difflib.get_close_matches(name, list(self.players), n=1)
+            hint = f": did you mean {close[0]!r}?" if close else ""
+            raise PluginError(f"unknown player {name!r}{hint} (known players: {known})")
         return spec
 
     def notify_game_finished(self, record: dict) -> list[PluginProblem]:
@@ -213,10 +217,6 @@ def check_in_process(spec: PlayerSpec) -> None:
                           f"code never runs in the harness: it plays sandboxed only, not in-process")
 
 
-def _and(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
-
-
 # ------------------------------------------------------------ built-in players
 def _builtin_plugin():
     """The built-in players' module, through this distribution's own entry point (a third-party
@@ -272,14 +272,26 @@ def _call_players_hook(impl, problems: list) -> list:
 
 
 def _report_duplicate(registry: Registry, name: str, plugins: list[str]) -> None:
-    registry.players.pop(name, None)
+    """Two plugins offering one name: one problem naming both (and their packages). A built-in
+    player keeps its name and the other offer is not used; between third-party plugins neither is."""
     distinct = list(dict.fromkeys(plugins))
     if len(distinct) == 1:
+        registry.players.pop(name, None)
         registry.problems.append(PluginProblem(distinct[0], f"offers player {name!r} more than once; "
                                                             f"it is not used"))
-    else:
-        registry.problems.append(PluginProblem(
-            distinct[-1], f"player {name!r} is offered by plugins {_and(distinct)}; none of them is used"))
+        registry.duplicates[name] = distinct
+        return
+    if BUILTIN_PLUGIN in distinct:
+        for plugin in distinct[1:]:
+            registry.problems.append(PluginProblem(plugin, (
+                f"offers player {name!r}, the name of a built-in player (plugin {BUILTIN_PLUGIN}, package "
+                f"{DISTRIBUTION}); the built-in one plays, this one is not used: rename it in package "
+                f"{package_of(plugin)}")))
+        return
+    registry.players.pop(name, None)
+    registry.problems.append(PluginProblem(
+        distinct[-1], f"player {name!r} is offered by plugins {joined(distinct)} ({packages_of(distinct)}); "
+                      f"none of them is used: uninstall all but one, or rename the player in one"))
     registry.duplicates[name] = distinct
 
 

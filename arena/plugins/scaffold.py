@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from string import Template
 
@@ -21,9 +22,17 @@ _RESERVED = {"arena", "players", "tests", "test", "conftest", "setup"}
 
 
 
-def new_bot(name: str, directory: Path) -> Path:
-    """Write the package for bot ``name`` into ``directory/name``; return that folder."""
+def new_bot(name: str, directory: Path, taken: Mapping[str, str] | None = None) -> Path:
+    """Write the package for bot ``name`` into ``directory/name``; return that folder.
+
+    ``taken``: player names already in use (built-in or installed), each with who offers it
+    (e.g. "plugin players, package bhabhi-arena"); a bot may not take one of them, since two
+    plugins offering one name would clash."""
     module = _check_name(name)
+    if name in (taken or {}):
+        other = next((f"{name}-{n}" for n in ("bot", "2", "3") if f"{name}-{n}" not in taken), f"my-{name}")
+        raise ScaffoldError(f"bot name {name!r} is already taken by a player ({taken[name]}); "
+                            f"expected a new name, e.g. {other}")
     target = Path(directory) / name
     if Path(directory).exists() and not Path(directory).is_dir():
         raise ScaffoldError(f"--dir must be a folder, but {directory} is a file")

@@ -42,7 +42,7 @@ try:  # the plugin base class, when distributed is installed
 except ImportError:  # pragma: no cover - exercised only without dask
     _WorkerPlugin = object
 
-INSTALL_HINT = "pip install 'bhabhi-arena[dask]'"
+INSTALL_HINT = "pip install 'dask[distributed]' (in a checkout: pip install -e '.[dask]')"
 PLUGIN_NAME = "bhabhi-arena"
 
 

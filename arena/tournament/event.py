@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
-from arena.results.store import Store, StoreError
+from arena.results.store import Store, StoreError, rules_label
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
@@ -331,7 +331,7 @@ def status_lines(t: Tournament) -> list[str]:
     lines = [f"tournament {t.spec.name} in {t.folder}",
              f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
              f"  faults: {faults}",
-             f"  rules: {', '.join(r.get('preset', '?') for r in t.spec.rules)}; "
+             f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
     lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]

@@ -15,6 +15,7 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
+from arena.plugins.names import ALIAS_MARK, base_player
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
@@ -22,8 +23,6 @@ from arena.tournament.formats.base import DEFAULT_HOUSE
 
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
-ALIAS_MARK = "#"
-"""``random#2`` is a second, separately rated seat-holder playing as ``random`` (see :func:`base_player`)."""
 _RESULT_NEUTRAL = ("jobs", "batch", "backend", "scheduler")
 """Spec keys that change how a tournament runs, never which games it plays or their results."""
 
@@ -79,24 +78,38 @@ class TournamentSpec:
         return self.jobs or _usable_cores()
 
     def schedule_format(self):
-        """The :mod:`arena.tournament.formats` object that makes this tournament's games."""
-        return format_class(self.format).from_spec(self)
+        """The :mod:`arena.tournament.formats` object that makes this tournament's games (with the
+        house as :func:`fill_ins` seats it)."""
+        return format_class(self.format).from_spec(replace(self, house=fill_ins(self)))
+
+
+def fill_ins(spec: TournamentSpec) -> tuple[str, ...]:
+    """The house as the schedule uses it: the house players who are not entrants, then an alias
+    (``random#2``) for each house player who is one.
+
+    A house player already in the pool cannot take a second seat under its own
+    name; its alias can. Aliases come last, so a house whose other names suffice
+    seats exactly the players it always did (stored schedules stay the same).
+    """
+    taken = set(spec.players) | set(spec.candidates)
+    house = [h for h in spec.house if h not in taken]
+    for h in spec.house:
+        if h in taken:
+            house.append(_alias(base_player(h), taken | set(house)))
+    return tuple(house)
+
+
+def _alias(base: str, taken: set[str]) -> str:
+    number = 2
+    while f"{base}{ALIAS_MARK}{number}" in taken:
+        number += 1
+    return f"{base}{ALIAS_MARK}{number}"
 
 
 def _usable_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
-
-
-def base_player(name: str) -> str:
-    """The installed player a seat name plays as: ``random#2`` -> ``random``; ``random`` -> ``random``.
-
-    An alias lets one bot hold more than one seat of a table as separately
-    named (and separately rated) players, e.g. to fill 7-8 seat tables from a
-    few built-in bots: ``house = ["random#2", "low#2"]``.
-    """
-    return name.split(ALIAS_MARK, 1)[0]
 
 
 def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
@@ -142,7 +155,8 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
     ratings = data.pop("ratings", {}) or {}
     if not isinstance(ratings, dict) or set(ratings) - {"tau", "draw_probability"}:
         raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability")
-    data.update(ratings)
+    for key, value in ratings.items():
+        data.setdefault(key, value)  # a top-level key (a flag) wins over the [ratings] table
     rules_only = _rules_only(data, where)
     _backend_table(data, where)
     spec = TournamentSpec(
@@ -157,7 +171,7 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
         source=where, presets=presets,
     )
-    return _cross_check(spec, where)
+    return _cross_check(spec, where, house_given="house" in data)
 
 
 def _rules_only(data, where) -> dict:
@@ -190,7 +204,7 @@ def _scheduler(data, where) -> str | None:
     return value
 
 
-def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
+def _cross_check(spec: TournamentSpec, where: str, house_given: bool = True) -> TournamentSpec:
     for rules in spec.rules_objects():
         for size in spec.table_sizes:
             try:
@@ -212,18 +226,35 @@ def _cross_check(spec: TournamentSpec, where: str) -> TournamentSpec:
         raise ConfigError(f"{where}: key 'tau': must be >= 0 (got {spec.tau})")
     if spec.backend == "dask" and not spec.scheduler:
         raise ConfigError(f"{where}: key 'backend': dask needs a scheduler address (tcp://HOST:PORT)")
-    _check_schedule(spec, where)
+    _check_schedule(spec, where, house_given)
     return spec
 
 
-def _check_schedule(spec: TournamentSpec, where: str) -> None:
+def _check_schedule(spec: TournamentSpec, where: str, house_given: bool) -> None:
     """Build the format (cheap: no table is drawn yet) so a schedule that cannot exist is refused now;
-    the error names the spec key its format parameter comes from."""
+    the error names the spec key its format parameter comes from (a table the house cannot fill:
+    ``table_sizes`` when the house was left at its default, and what to change)."""
     try:
         spec.schedule_format()
     except ScheduleError as exc:
         key = format_class(spec.format).spec_keys.get(exc.param, exc.param or "format")
-        raise ConfigError(f"{where}: key {key!r}: {exc.reason}") from None
+        reason = exc.reason
+        if exc.param == "house":
+            key = "house" if house_given else "table_sizes"
+            reason += (f"; add players, use smaller tables, or name more fill-ins with the house key "
+                       f"(--house), e.g. {','.join(_example_house(spec))}")
+        raise ConfigError(f"{where}: key {key!r}: {reason}") from None
+
+
+def _example_house(spec: TournamentSpec) -> list[str]:
+    """A house that fills the largest table: aliases of the house's players and the entrants, in turn."""
+    field_ = set(spec.players) - set(spec.candidates)
+    need = max(spec.table_sizes) - len(field_) - (1 if spec.candidates else 0)
+    names, taken = list(fill_ins(spec)), set(spec.players) | set(spec.candidates)
+    bases = list(dict.fromkeys(base_player(n) for n in (*spec.house, *spec.players)))
+    while len(names) < need:
+        names.append(_alias(bases[len(names) % len(bases)], taken | set(names)))
+    return names
 
 
 def _name(data, where) -> str:

@@ -48,8 +48,9 @@ def test_players_table(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split() == ["player", "plugin", "version", "trusted", "description"]
-    rows = {line.split()[0]: line.split(None, 4) for line in lines[2:]}
-    assert sorted(rows) == list(BUILTIN)
+    rows = {line.split()[0]: line.split(None, 4) for line in lines[2:] if not line.startswith(" ")}
+    assert sorted(rows) == list(BUILTIN)  # the other lines continue a description
+    assert max(map(len, lines)) <= 80
     for name, (_, plugin, version, trusted, description) in rows.items():
         assert (plugin, version, trusted) == ("players", arena.__version__, "yes")
         assert description

@@ -93,7 +93,7 @@ def test_run_with_flags_only(capsys, tmp_path):
     assert {r["player"] for r in rows} == {"heuristic", "low", "high", "random#2"}
     assert all(r["games"] == 8 for r in rows)
     code, out, err = run(capsys, "tournament", "status", tmp_path / "flags")
-    assert "rules: champions; table sizes 4" in out and "games: 8 of 8 stored" in out
+    assert "rules: champions fault_policy=random; table sizes 4" in out and "games: 8 of 8 stored" in out
 
 
 def test_flags_override_the_file(capsys, event, tmp_path):
@@ -218,7 +218,7 @@ ERRORS = [
      ["tiny.toml: key 'players': unknown player 'nobody'", "known players:"]),
     (["tournament", "run", "--players", "low,high,low"], ["command line: key 'players'", "listed twice"]),
     (["tournament", "run", "--players", "low,high", "--table-sizes", "6"],
-     ["command line: key 'house'", "table size 6 needs 6 distinct players"]),
+     ["command line: key 'table_sizes'", "table size 6 needs 6 distinct players", "e.g. random,low#2,high#2,random#2"]),
     (["tournament", "run", "{event}", "--deals", "x"], ["--deals", "integer"]),
     (["tournament", "run", "{event}", "--bogus"], ["No such option: --bogus"]),
     (["tournament", "resume", "{tmp}/none"], ["no results database in"]),

@@ -71,7 +71,7 @@ def test_variants_shows_the_new_options(capsys):
     """`arena variants` lists take_from and take_order with their values."""
     from arena.cli.app import main
     try:
-        main(["variants"])
+        main(["variants", "--format", "plain"])  # one line per option (the default wraps to the terminal)
     except SystemExit:
         pass
     out = capsys.readouterr().out

@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 from broken_bot.results import registry_with_broken
 
+from arena.cli.app import main
+from arena.plugins.registry import DISABLE_ENV
+from arena.plugins.runner import play_one
 from arena.plugins.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
 from arena.game.rules import PRESETS
 
@@ -157,3 +160,31 @@ def test_bad_settings_are_errors(registry):
         check_bot("low", registry=registry, games=0)
     with pytest.raises(CheckError, match="fit none"):
         check_bot("low", registry=registry, presets=["playnest"], table_sizes=[8])
+
+
+def test_a_failing_row_prints_the_play_command_that_replays_it(registry):
+    """The command names rules, every seat (opponents too), seed and --in-process; it plays the game
+    in which the failure happened (the same fault at the same seat)."""
+    report = check_bot("trump-cheat", registry=registry, games=1, presets=["donkey"], table_sizes=[3], sandbox=False)
+    row = report.row("trumps (donkey)")
+    assert row.ok is False and row.case is not None
+    case = row.case
+    command = case.command("trump-cheat", sandboxed=False)
+    assert f"replay (trumps (donkey)): {command}" in report.table().splitlines()
+    words = command.split()
+    assert words[:2] == ["arena", "play"] and words[-1] == "--in-process"
+    seats = words[words.index("--seats") + 1].split(",")
+    assert seats[case.seat] == "trump-cheat" and len(seats) == 3 and all(s in registry.players for s in seats)
+    assert words[words.index("--rules") + 1] == "donkey" and int(words[words.index("--seed") + 1]) == case.seed
+    record = play_one(registry, registry.presets["donkey"], seats, case.seed, sandbox=False)
+    faults = [e for e in record["events"] if e.get("type") == "fault"]
+    assert faults and all(e["seat"] == case.seat for e in faults), faults
+
+
+def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monkeypatch):
+    """`arena check-bot samplr`: one error line suggesting sampler, not a table."""
+    monkeypatch.setenv(DISABLE_ENV, "1")
+    assert main(["check-bot", "samplr"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        "error: unknown player 'samplr': did you mean 'sampler'? (known players: heuristic, high, low, random, sampler)"]

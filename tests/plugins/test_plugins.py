@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata as metadata
-import importlib.util
 import json
 import os
 import shutil
@@ -33,36 +32,13 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS
 from arena.sandbox.client import SandboxClient
 from arena.plugins.scaffold import new_bot
+from support.install import RUN_ARENA, pip_install
 from support.plugins import FINE, problems_of
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "example_plugin"
-RUN_ARENA = ("import site, sys; site.addsitedir(sys.argv.pop(1)); "
-             "from arena.cli.app import main; sys.exit(main(sys.argv[1:]))")
 
 
 # ------------------------------------------------------------------ helpers
-def _can_build_offline() -> bool:
-    """Can setuptools build a wheel here without fetching anything (wheel installed, or setuptools >= 70.1)?"""
-    if importlib.util.find_spec("wheel") is not None:
-        return True
-    try:
-        version = tuple(int(p) for p in metadata.version("setuptools").split(".")[:2])
-    except (metadata.PackageNotFoundError, ValueError):
-        return False
-    return version >= (70, 1)
-
-
-def pip_install(source: Path, target: Path, editable: bool = False) -> None:
-    """``pip install --no-deps`` ``source`` into the folder ``target`` (offline when the build tools allow)."""
-    cmd = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check",
-           "--target", str(target)]
-    if _can_build_offline():
-        cmd += ["--no-build-isolation", "--no-index"]
-    cmd += ["--editable", str(source)] if editable else [str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"pip install {source} failed:\n{done.stderr[-3000:]}"
-
-
 def arena_with(site: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     """Run ``arena ARGS`` in a fresh interpreter that has ``site`` as a site folder (.pth files work)."""
     environ = {k: v for k, v in os.environ.items() if k != DISABLE_ENV}
@@ -80,9 +56,12 @@ def check_legal_record(record: dict, names: list[str]) -> None:
 
 
 def player_rows(out: str) -> dict[str, list[str]]:
-    """``arena players`` output as {player: [columns...]}."""
+    """``arena players`` output as {player: [columns...]} (a description's wrapped lines joined)."""
     rows = {}
     for line in out.splitlines()[2:]:
+        if line.startswith(" "):
+            cols[4] += " " + line.strip()
+            continue
         cols = line.split(None, 4)
         rows[cols[0]] = cols
     return rows
@@ -266,6 +245,40 @@ def test_duplicate_name_in_cli_is_one_error_line(fake_plugins, capsys):
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "alpha" in errors[0] and "beta" in errors[0]
     assert "Traceback" not in err and out == ""
+
+
+def test_clash_message_names_both_packages(fake_plugins):
+    """The problem and the error name both plugins and the packages that pip installed them as."""
+    for name in ("alpha", "beta"):
+        fake_plugins(name, """
+            @hookimpl
+            def arena_players():
+                return [PlayerSpec("twin", LowBot)]
+        """)
+    registry = load()
+    [problem] = registry.problems
+    assert "plugins alpha and beta (packages fakeplug_alpha and fakeplug_beta)" in str(problem)
+    assert "\n" not in str(problem)
+    with pytest.raises(PluginError, match=r"alpha and beta \(packages fakeplug_alpha and fakeplug_beta\)"):
+        registry.get("twin")
+
+
+def test_plugin_taking_a_built_in_name_leaves_the_built_in_playing(fake_plugins, capsys):
+    """A plugin offering `sampler` does not disable the built-in: one warning line names both packages."""
+    fake_plugins("mysampler", """
+        @hookimpl
+        def arena_players():
+            return [PlayerSpec("sampler", LowBot)]
+    """)
+    registry = load()
+    assert registry.get("sampler").plugin == "players" and registry.get("sampler").trusted
+    [problem] = registry.problems
+    assert str(problem) == ("plugin mysampler: offers player 'sampler', the name of a built-in player (plugin "
+                            "players, package bhabhi-arena); the built-in one plays, this one is not used: "
+                            "rename it in package fakeplug_mysampler")
+    assert arena.cli.app.main(["play", "--seats", "sampler,random,low", "--json"]) == 0
+    _, err = capsys.readouterr()
+    assert err.splitlines() == [f"warning: {problem}"]
 
 
 def test_name_offered_twice_by_one_plugin(fake_plugins):

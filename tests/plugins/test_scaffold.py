@@ -7,6 +7,8 @@ tests/plugins/test_plugins.py; these tests read and import the files directly.
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 import tomllib
 
@@ -56,8 +58,22 @@ def test_pyproject_declares_the_entry_point(tmp_path):
 def test_readme_names_the_next_steps(tmp_path):
     """The README says how to install, try and check the bot."""
     text = (new_bot("scaf-three", tmp_path) / "README.md").read_text()
-    for step in ("pip install -e .", "arena play", "--seats scaf-three", "arena check-bot scaf-three"):
+    for step in ("pip install -e '.[test]'", "arena play", "--seats scaf-three", "arena check-bot scaf-three",
+                 "python -m pytest tests", "python tests/test_scaf_three.py"):
         assert step in text
+
+
+def test_generated_test_runs_without_pytest(tmp_path):
+    """`python tests/test_NAME.py` runs the scaffold's test where pytest is not installed (a bare venv)."""
+    target = new_bot("scaf-bare", tmp_path)
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "pytest.py").write_text("raise ImportError('pytest is not installed here')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker), str(target)])}
+    done = subprocess.run([sys.executable, str(target / "tests" / "test_scaf_bare.py")], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok: legal games under getaway, donkey and bhabho"
 
 
 def test_module_offers_one_player(scaffold):
@@ -126,3 +142,13 @@ def test_folder_errors_are_scaffold_errors(tmp_path):
         new_bot("scaf-eight", afile)
     with pytest.raises(ScaffoldError, match="cannot write"):
         new_bot("scaf-eight", afile / "deeper")
+
+
+def test_a_taken_player_name_is_refused_with_another_suggested(tmp_path):
+    """A name an installed player has (built-in or a plugin's) is refused before anything is written."""
+    taken = {"sampler": "plugin players, package bhabhi-arena", "sampler-bot": "plugin x, package y"}
+    with pytest.raises(ScaffoldError, match=r"^bot name 'sampler' is already taken by a player \(plugin players, "
+                                            r"package bhabhi-arena\); expected a new name, e.g. sampler-2$"):
+        new_bot("sampler", tmp_path, taken)
+    assert not (tmp_path / "sampler").exists()
+    assert new_bot("sampler-3", tmp_path, taken).is_dir()

@@ -123,8 +123,10 @@ def test_head_to_head(store):
         assert p["low"] <= p["share"] <= p["high"]
     text = head_to_head_text(store)
     assert text.splitlines()[0] == "row finished ahead of column (95% CI), n = shared games"
-    grid = list(csv.reader(io.StringIO(head_to_head_text(store, "csv"))))
-    assert grid[0][0] == "row \\ col" and len(grid) == len(grid[0])
+    rows = list(csv.DictReader(io.StringIO(head_to_head_text(store, "csv"))))
+    assert list(rows[0]) == ["row", "col", "games", "wins", "share", "low", "high"]
+    assert [(r["row"], r["col"], int(r["games"]), float(r["share"])) for r in rows] == [
+        (p["row"], p["col"], p["games"], p["share"]) for p in pairs]  # numbers, one per column
 
 
 @pytest.mark.parametrize("call", [

@@ -125,6 +125,42 @@ def test_alias_names():
     assert spec.players == ("random", "random#2", "random#b")
 
 
+def test_house_player_in_the_pool_fills_in_as_its_alias():
+    """The default house (random) with random already playing: 4-seat tables get random#2, and
+    nothing else changes (the 3-seat tables and the spec's own house stay as given)."""
+    spec = spec_from_dict({"name": "try", "players": ["heuristic", "random", "low"], "table_sizes": [3, 4],
+                           "deals": 5}, "command line")
+    assert spec.house == ("random",)
+    games = spec.schedule_format().games()
+    assert {s for g in games if len(g.seats) == 4 for s in g.seats} == {"heuristic", "random", "low", "random#2"}
+    assert all("random#2" not in g.seats for g in games if len(g.seats) == 3)
+    assert len(games) == 5 * 3 + 5 * 4
+
+
+def test_house_names_outside_the_pool_come_before_aliases():
+    """A house whose other names suffice seats exactly those (schedules stored before aliases stay the same)."""
+    spec = spec_from_dict({"name": "x", "players": ["random", "low", "high"], "table_sizes": [4],
+                           "house": ["random", "heuristic"]})
+    assert {s for g in spec.schedule_format().games() for s in g.seats} == {"random", "low", "high", "heuristic"}
+    wide = spec_from_dict({"name": "x", "players": ["random", "low", "high"], "table_sizes": [5],
+                           "house": ["random", "heuristic"]})
+    assert {s for g in wide.schedule_format().games() for s in g.seats} == {
+        "random", "low", "high", "heuristic", "random#2"}
+
+
+def test_a_table_the_default_house_cannot_fill_names_table_sizes_and_a_house_that_would():
+    """Not blaming the house key the user never set; the suggested house fills the table."""
+    data = {"name": "x", "players": ["heuristic", "random", "low"], "table_sizes": [3, 6]}
+    with pytest.raises(ConfigError) as caught:
+        spec_from_dict(data, "command line")
+    message = str(caught.value)
+    assert message.startswith("command line: key 'table_sizes': table size 6 needs 6 distinct players")
+    suggested = message.rsplit("e.g. ", 1)[1]
+    assert spec_from_dict({**data, "house": suggested}).schedule_format().count() > 0
+    with pytest.raises(ConfigError, match=r"^x: key 'house': table size 6"):
+        spec_from_dict({**data, "house": ["low"]}, "x")
+
+
 GOOD = 'players = ["low", "high", "heuristic"]\n'
 
 BAD = [
@@ -157,7 +193,7 @@ BAD = [
     (GOOD + "deals = 0\n", "deals", ">= 1"),
     (GOOD + "deals = 1.5\n", "deals", "whole number"),
     (GOOD + "budget = 1\n", "budget", ">= 4"),
-    (GOOD + "table_sizes = [8]\n", "house", "needs 8 distinct players"),
+    (GOOD + "table_sizes = [8]\n", "table_sizes", "needs 8 distinct players"),
     (GOOD + "house = [1]\n", "house", "list of player names"),
     (GOOD + "jobs = true\n", "jobs", "whole number"),
     (GOOD + "batch = 0\n", "batch", ">= 1"),

@@ -69,7 +69,7 @@ def marker(fake_plugins, tmp_path, monkeypatch):
 @needs("landlock")
 def test_players_lists_it_from_a_confined_import(marker, capsys):
     """`arena players` lists the bot and its description; the import happened confined (its write refused)."""
-    code, out, err = run(capsys, "players")
+    code, out, err = run(capsys, "players", "--format", "plain")  # one line per player
     assert code == 0 and err == ""
     [row] = [line for line in out.splitlines() if line.startswith("marker-bot")]
     assert "marker" in row and "no" in row.split()
@@ -246,7 +246,8 @@ def test_bot_fault_details_are_stripped_in_check_bot(fake_plugins, capsys):
         def arena_players():
             return [PlayerSpec("faulty", Faulty)]
     """)
-    code, out, err = run(capsys, "check-bot", "faulty", "--rules", "getaway", "--table-sizes", "3", "--games", "1")
+    code, out, err = run(capsys, "check-bot", "faulty", "--rules", "getaway", "--table-sizes", "3", "--games", "1",
+                         "--table-format", "plain")  # one line per check
     assert code == 1
     assert "crash: RuntimeError: badmove" in out
     assert not any(ch in out + err for ch in "\x1b\x07\r\x08\x9b\u202e")

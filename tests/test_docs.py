@@ -1,0 +1,233 @@
+"""Every `arena ...` command in a code block of README.md or docs/*.md runs as shown.
+
+Each distinct command (found in indented or fenced code blocks, after an
+optional ``$ ``, ``.venv/bin/`` or ``/usr/bin/time -v``) runs once through the
+console script's ``main`` in a fresh interpreter, in a workspace folder that
+holds a link to the checkout's ``tournaments/`` (as the docs' commands run in
+a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
+
+- ``[--option value]`` in a synopsis is optional and left out;
+- :data:`REDUCED` lists how a long command is cut down (fewer deals, samples
+  or games; the flags it appends win over a file's keys);
+- :data:`SETUP` lists what a command needs first (a finished event, the
+  scaffolded bot installed), made once per workspace; an `arena compare A B`
+  command starts its own comparison (its folder from an earlier command of
+  the same players is removed first);
+- :data:`NOT_RUN` lists, with the reason, the commands that need what a test
+  cannot have (a Dask cluster). Every command is run or listed there: a new
+  command in the docs is covered by this test as soon as it is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.plugins.registry import DISABLE_ENV
+from support.install import RUN_ARENA, pip_install
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+NOT_RUN = {
+    "arena tournament run tournaments/quick.toml --backend dask --scheduler tcp://10.0.0.5:8786":
+        "needs a Dask scheduler at 10.0.0.5 (tests/tournament/test_dask.py runs the backend on a local cluster)",
+    "arena tournament run cluster-demo.toml":
+        "the worked example's file needs its Dask scheduler and workers running (tests/tournament/test_dask.py)",
+    "arena tournament status results/cluster-demo": "its folder comes from the Dask worked example above",
+    "arena tournament resume results/cluster-demo": "its folder comes from the Dask worked example above",
+}
+REDUCED = [
+    # (pattern matched against the command, what is done to it)
+    (r"tournaments/ladder\.toml", ("append", ["--budget", "4", "--deals", "1"])),  # 4 games, not 4,000
+    (r"^arena tournament run champions-shootout", ("append", ["--deals", "1"])),  # 4 games
+    (r"^arena tournament run ", ("append", ["--deals", "2"])),  # quick: 32 games; replay 17 needs 18
+    (r"^arena compare (?!--resume)", ("sub_or_append", r"--games \d+", "--games 8")),  # one deal's 8 games
+    (r"--games \d+", ("sub", "--games 1")),  # shootout-share: 1 game, not 2,000
+    (r"^arena research shared-suits", ("sub_or_append", r"--samples \d+", "--samples 20")),
+    (r"^arena research shootout$", ("append", ["--ranks", "2"])),  # the 2-rank pack, not 792,450 positions
+    (r"^arena bench engine", ("append", ["--games", "20", "--repeats", "1"])),
+    (r"^arena check-bot my-bot", ("append", ["--games", "1", "--rules", "getaway,bhabho,donkey",
+                                             "--table-sizes", "3"])),
+]
+SETUP = [
+    # (pattern, what the command needs first)
+    (r"results/quick\b", "quick"),
+    (r"results/ladder\b", "ladder"),
+    (r"results/champions-shootout\b", "champions-shootout"),
+    (r"^arena (?!new-bot).*\bmy-bot\b", "my-bot"),
+    (r"\bcareful\b", "careful"),
+    (r"^arena compare new old", "new-old"),  # the docs' new and old: two scaffolded bots of those names
+    (r"results/compare-new-old\b", "compare-new-old"),
+]
+EVENTS = {
+    "quick": "arena tournament run tournaments/quick.toml",
+    "ladder": "arena tournament run tournaments/ladder.toml",
+    # only `research endings` reads it, and any players' games do: the built-ins' 4 games take a second
+    "champions-shootout": "arena tournament run champions-shootout --players heuristic,low,high,random",
+    "compare-new-old": "arena compare new old",
+}
+"""The events a SETUP runs (cut down as :data:`REDUCED` says)."""
+
+
+def _code_lines(text: str):
+    """(line number, line) of every line in a fenced or indented code block."""
+    fenced, previous_blank, indented = False, True, False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            yield number, line
+        elif line.startswith("    ") and (indented or previous_blank):
+            indented = True
+            yield number, line
+        elif line.strip():
+            indented = False
+        previous_blank = not line.strip()
+
+
+_COMMAND = re.compile(r"(?:^|&& )(?:\.venv/bin/|/usr/bin/time -v )?(arena [^#`]*)")
+
+
+def documented_commands() -> dict[str, list[str]]:
+    """Every distinct `arena` command of the docs' code blocks -> where it is written ("file:line")."""
+    found: dict[str, list[str]] = {}
+    for path in DOCS:
+        for number, line in _code_lines(path.read_text(encoding="utf-8")):
+            text = re.sub(r"^\$ ", "", line.strip())
+            match = _COMMAND.search(text)
+            if match and not text.startswith("#"):
+                command = re.sub(r"\s+", " ", match.group(1)).strip()
+                found.setdefault(command, []).append(f"{path.relative_to(ROOT)}:{number}")
+    return found
+
+
+COMMANDS = documented_commands()
+
+
+def test_the_docs_have_commands_and_the_lists_name_only_documented_ones():
+    """The extractor finds the README's commands; NOT_RUN names no command the docs lost."""
+    assert "arena players" in COMMANDS and "arena tournament run tournaments/quick.toml" in COMMANDS
+    assert len(COMMANDS) > 30
+    assert sorted(set(NOT_RUN) - set(COMMANDS)) == []
+
+
+def reduced(command: str) -> str:
+    """The command as the test runs it: synopsis options left out, long runs cut down (:data:`REDUCED`)."""
+    command = re.sub(r"\s*\[[^\]]*\]", "", command)
+    for pattern, (how, *what) in REDUCED:
+        if not re.search(pattern, command):
+            continue
+        if how == "append":
+            return f"{command} {shlex.join(what[0])}"
+        if how == "sub":
+            return re.sub(pattern, what[0], command)
+        old, new = what
+        return re.sub(old, new, command) if re.search(old, command) else f"{command} {new}"
+    return command
+
+
+class Workspace:
+    """A folder to run the docs' commands in, with its HOME, a site folder for installed bots, and
+    the setups already made."""
+
+    def __init__(self, root: Path) -> None:
+        self.root, self.home, self.site, self.clean = root / "work", root / "home", root / "site", root / "none"
+        for folder in (self.root, self.home, self.site, self.clean):
+            folder.mkdir()
+        (self.root / "tournaments").symlink_to(ROOT / "tournaments")
+        self.made: set[str] = set()
+
+    def run(self, command: str, site: Path | None = None) -> subprocess.CompletedProcess:
+        """`command` (an `arena ...` line, maybe with ``> FILE``) in the workspace; its completed process."""
+        words = shlex.split(command.replace("~/", f"{self.home}/"))
+        stdout = None
+        if ">" in words:
+            at = words.index(">")
+            words, stdout = words[:at], self.root / words[at + 1]
+        env = {k: v for k, v in os.environ.items() if k not in (DISABLE_ENV, "COLUMNS")}
+        env["HOME"] = str(self.home)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site or self.site), env.get("PYTHONPATH")]))
+        done = subprocess.run([sys.executable, "-c", RUN_ARENA, str(site or self.site), *words[1:]],
+                              capture_output=True, text=True, timeout=600, cwd=self.root, env=env)
+        if stdout is not None:
+            stdout.write_text(done.stdout)
+        return done
+
+    def ensure(self, need: str) -> None:
+        """Make what a command needs, once."""
+        if need in self.made:
+            return
+        if need == "compare-new-old":
+            self.ensure("new-old")
+            if (self.root / "results" / need).exists():  # an earlier `arena compare new old ...` made it
+                return
+        if need in EVENTS:
+            _check(self.run(reduced(EVENTS[need])), EVENTS[need])
+        elif need == "my-bot":
+            self._install("my-bot", None)
+        elif need == "new-old":
+            self._install("new", None)
+            self._install("old", None)
+        elif need == "careful":
+            self._install("careful-bot", _doc_python("docs/writing-a-bot.md", '"""The careful bot'))
+        self.made.add(need)
+
+    def _install(self, name: str, module_text: str | None) -> None:
+        package = self.home / "bots" / name
+        if not package.exists():
+            _check(self.run(f"arena new-bot {name} --dir ~/bots", site=self.clean), f"new-bot {name}")
+        if module_text is not None:
+            (package / name.replace("-", "_") / "__init__.py").write_text(module_text)
+        pip_install(package, self.site)  # not editable: worker processes, which read no .pth file, import it too
+
+
+def _compare_name(command: str) -> str:
+    """The results folder name of an `arena compare A B ...` command (``--name``, else compare-A-B)."""
+    words = shlex.split(command)
+    if "--name" in words:
+        return words[words.index("--name") + 1]
+    a, b = [w for w in words[2:] if not w.startswith("-")][:2]
+    return f"compare-{a}-{b}"
+
+
+def _doc_python(doc: str, opening: str) -> str:
+    """The fenced python block of ``doc`` that starts with ``opening``."""
+    for block in re.findall(r"```python\n(.*?)```", (ROOT / doc).read_text(encoding="utf-8"), re.S):
+        if block.startswith(opening):
+            return block
+    raise AssertionError(f"{doc} has no python block starting {opening!r}")
+
+
+def _check(done: subprocess.CompletedProcess, what: str) -> None:
+    assert "Traceback" not in done.stderr, f"{what}:\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, f"{what}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Workspace:
+    return Workspace(tmp_path_factory.mktemp("docs"))
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in NOT_RUN], ids=lambda c: COMMANDS[c][0])
+def test_documented_command_runs(workspace, command):
+    """The command exits 0 with no traceback (cut down as REDUCED says, after its SETUP)."""
+    if command.startswith("arena new-bot my-bot"):
+        shutil.rmtree(workspace.home / "bots" / "my-bot", ignore_errors=True)
+        _check(workspace.run(command, site=workspace.clean), command)  # before my-bot is installed
+        assert (workspace.home / "bots" / "my-bot" / "pyproject.toml").is_file()
+        return
+    for pattern, need in SETUP:
+        if re.search(pattern, command):
+            workspace.ensure(need)
+    if command.startswith("arena compare ") and "--resume" not in command:
+        shutil.rmtree(workspace.root / "results" / _compare_name(command), ignore_errors=True)  # its own comparison
+    _check(workspace.run(reduced(command)), f"{command} (from {', '.join(COMMANDS[command])})")
