@@ -22,7 +22,7 @@ from arena.game.rules import PRESETS, Presets
 from arena.game.seeds import Secret, check_case_seed, check_repeat_seed, user_secret
 from arena.game.views import SeatTracker
 from arena.plugins import checks
-from arena.plugins.checks import CHECKS, OPPONENTS, Case, CheckReport, CheckRow, Decision, Run
+from arena.plugins.checks import CHECKS, Case, CheckReport, CheckRow, Decision, Run
 from arena.plugins.errors import CheckError
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client, play_seeded

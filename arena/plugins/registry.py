@@ -37,20 +37,18 @@ else still loads. Text a plugin supplies is stripped of control characters
 from __future__ import annotations
 
 import difflib
-import hashlib
 import importlib
 import importlib.metadata as metadata
 import importlib.util
-import inspect
 import os
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Callable
 
 import pluggy
 
 from arena.plugins import discovery
+from arena.plugins.code_hash import code_hash_of
 
 from arena.bots import hookspecs
 from arena.plugins.errors import PluginError
@@ -399,27 +397,3 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
             registry.presets = registry.presets.adding(Rules.from_dict(data))
         except Exception as exc:
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
-
-
-def code_hash_of(obj: Any) -> str:
-    """SHA-256 (first 16 hex digits) of every .py file of the top-level package defining ``obj``.
-
-    For the harness's own code (the built-in players, the arena): it imports nothing new.
-    """
-    module = inspect.getmodule(obj)
-    if module is None:
-        return "unknown"
-    spec = importlib.util.find_spec(module.__name__.split(".")[0])
-    if spec is None:
-        return "unknown"
-    if spec.submodule_search_locations:
-        root = Path(list(spec.submodule_search_locations)[0])
-        files = sorted(root.rglob("*.py"))
-    else:
-        root = Path(spec.origin)
-        files = [root]
-    digest = hashlib.sha256()
-    for f in files:
-        digest.update(f.relative_to(root.parent).as_posix().encode())
-        digest.update(f.read_bytes())
-    return digest.hexdigest()[:16]
