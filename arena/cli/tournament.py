@@ -18,6 +18,7 @@ from arena.results.standings import check_format, ratings_text
 from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
+from arena.tournament.formats import FORMATS
 from arena.tournament.spec import load_spec, spec_from_dict
 
 app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
@@ -33,7 +34,7 @@ def run(
     rules: Optional[str] = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
     players_: Optional[str] = typer.Option(None, "--players", help="Player names, comma-separated."),
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
-    format_: Optional[str] = typer.Option(None, "--format", help="round-robin or gauntlet."),
+    format_: Optional[str] = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
     deals: Optional[int] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation)."),
     budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),

@@ -2,7 +2,7 @@
 
 :class:`Game` wraps the rules core (:class:`arena.game.state.State`) with what a
 harness needs around it: the deal, checked actions, faults and forfeits
-(RULES.md, Faults), the event log, records and per-seat views. No I/O and no
+(docs/rules.md, faults), the event log, records and per-seat views. No I/O and no
 global randomness: everything random (the shuffle, the piles, draws, a
 fault's replacement card) comes from the game's own ``random.Random`` seeded
 with the game's seed.
@@ -186,7 +186,7 @@ class Game:
     def apply_fault(self, kind: str) -> None:
         """The current seat's bot faulted (``timeout``, ``crash``, ``illegal``, ``malformed``).
 
-        Applies ``rules.fault_policy`` (RULES.md, Faults) and forfeits the seat
+        Applies ``rules.fault_policy`` (docs/rules.md, faults) and forfeits the seat
         after ``rules.max_faults`` faults in this game.
         """
         st = self.state

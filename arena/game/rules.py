@@ -19,7 +19,7 @@ from arena.game.errors import RulesError
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 TWO_DECK_MIN = 7
-"""Two packs (104 cards) are for 7 or 8 players (RULES.md, Table and deck options)."""
+"""Two packs (104 cards) are for 7 or 8 players (docs/rules.md, table and deck options)."""
 
 CHOICES: dict[str, tuple] = {
     "first_trick": ("free", "normal"),
@@ -224,7 +224,7 @@ PRESETS = Presets({
     "bhabho": Rules(name="bhabho", escape="draw", neighbour_take=True),
     "getaway-2deck": Rules(name="getaway-2deck", escape="draw", drawn_cut_loses=True, decks=2, min_players=7),
 })
-"""The six presets of RULES.md; a registry adds plugins' presets (``arena_rule_presets``) to its own copy."""
+"""The six presets of docs/rules.md; a registry adds plugins' presets (``arena_rule_presets``) to its own copy."""
 
 PRESET_SOURCES = {
     "getaway": "seed 003 (Getaway, as described by pagat-style rules)",

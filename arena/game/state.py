@@ -1,6 +1,6 @@
 """The rules core: one game's state on plain ints and lists, with ``legal``, ``play``, ``take`` and ``copy``.
 
-This is the one implementation of the rules (RULES.md, docs/rules.md). The
+This is the one implementation of the rules (docs/rules.md). The
 engine (:class:`arena.game.engine.Game`) wraps a :class:`State` with checks,
 faults, records and views; the sampler's playouts copy a state and play it out
 with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the

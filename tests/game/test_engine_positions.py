@@ -674,7 +674,7 @@ SINGLE_SIZES = {
 
 @pytest.mark.parametrize("players", sorted(SINGLE_SIZES))
 def test_single_deal_sizes(players):
-    """deal=single: the first 52 mod n players after the dealer get one card more (RULES.md's table)."""
+    """deal=single: the first 52 mod n players after the dealer get one card more (docs/rules.md's table)."""
     for dealer in range(players):
         g = Game.deal(Rules.preset("getaway"), players, seed=dealer, dealer=dealer)
         by_order = [len(g.hand((dealer + 1 + i) % players)) for i in range(players)]
@@ -915,7 +915,7 @@ def test_position_discard_none_puts_every_other_card_on_the_pile(position):
     assert g2.state.pile == [card("4H")]
 
 
-# ------------------------------------- decisions where RULES.md is silent
+# ------------------------------------- decisions where the rule sources are silent
 def test_shootout_is_checked_after_takes(position, play):
     """shootout with neighbour_take: a take that leaves two players with no common suit ends the game at once."""
     g = position("bhabho", ["2C 3C", "4H", "5D"], leader=0, overrides={"shootout": True})

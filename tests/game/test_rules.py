@@ -18,7 +18,7 @@ PRESET_TABLE = {
 
 @pytest.mark.parametrize("name", list(PRESET_TABLE))
 def test_presets_match_the_rules_table(name):
-    """Each preset has exactly the options and seat range of RULES.md's table."""
+    """Each preset has exactly the options and seat range of docs/rules.md's table."""
     r = Rules.preset(name)
     seats, first, escape, simul, shootout, dcl, trumps, take, decks = PRESET_TABLE[name]
     assert r.seat_range == seats
@@ -29,7 +29,7 @@ def test_presets_match_the_rules_table(name):
 
 
 def test_there_are_exactly_the_six_presets():
-    """The six presets of RULES.md are defined (plugins may add more later)."""
+    """The six presets of docs/rules.md are defined (plugins may add more later)."""
     assert set(PRESET_TABLE) <= set(PRESETS)
 
 

@@ -2,7 +2,7 @@
 
 To add a format: write ``arena/tournament/formats/NAME.py`` with a frozen
 subclass of :class:`~arena.tournament.formats.base.Format`, list it in
-:data:`FORMATS` below, and add ``tests/tournament/formats/test_NAME.py``.
+:data:`FORMATS` below, and add ``tests/tournament/test_format_NAME.py``.
 The tournament spec reads this registry; it knows no format by name
 (docs/tournaments.md, Adding a format).
 """
