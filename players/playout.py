@@ -91,17 +91,29 @@ def playout_state(rules, players: int, hands: list[int], out: list[int], pile: l
     return state
 
 
-def play_out(state: World, kinds) -> None:
-    """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody takes."""
+PLAYOUT_STEPS = 3000
+"""Steps after which a playout stops unfinished. Deterministic policies can cycle (cards picked up
+come back round: a run of CI once spun in one playout for minutes); an unfinished playout scores as
+one in which the seat is still in."""
+
+
+def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS) -> bool:
+    """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody
+    takes. False when the game did not end within ``steps`` plays and take answers."""
     play, heuristic = state.play, heuristic_card
     if not state.take and kinds.count(HEURISTIC) == len(kinds):
-        while state.cur is not None:            # the common case, without the checks below
+        for _ in range(steps):                  # the common case, without the checks below
+            if state.cur is None:
+                return True
             play(heuristic(state))
-        return
+        return state.cur is None
     rng = state.rng
-    while state.cur is not None:
+    for _ in range(steps):
+        if state.cur is None:
+            return True
         if state.decision is TAKE:
             state.take_answer(False)
             continue
         kind = kinds[state.cur]
         play(heuristic(state) if kind == HEURISTIC else model_card(state, kind, rng))
+    return state.cur is None

@@ -11,8 +11,8 @@ from arena import Game, Rules
 from arena.game.cards import CARDS
 from arena.game.solver import Solver
 from players.sampler import Knowledge, SamplerBot, TimedSamplerBot
-from players.playout import PlayoutRandom, playout_state
-from players.policy import heuristic_card
+from players.playout import PlayoutRandom, World, play_out, playout_state
+from players.policy import HEURISTIC, HIGH, LOW, RANDOM, heuristic_card
 
 VARIANTS = [
     ("getaway", {}), ("playnest", {}), ("champions", {}),
@@ -195,3 +195,15 @@ def test_sampler_takes_a_solver_win_with_two_players_left():
         card = SamplerBot(seed=1, budget_ms=50).act(game.view(0))
         assert int(card) in sol.best
         found += 1
+
+
+@pytest.mark.parametrize("kinds", [(HEURISTIC,) * 4, (HEURISTIC, LOW, HIGH, RANDOM)])
+def test_a_playout_stops_after_its_step_cap(kinds):
+    """A playout ends the game, or stops unfinished at its cap (policies can cycle) and says so."""
+    game = Game.deal(Rules.preset("getaway"), 4, seed=3)
+    whole = World.of(game.state)
+    whole.rng = PlayoutRandom(3)
+    assert play_out(whole, kinds) is True and whole.cur is None
+    cut = World.of(game.state)
+    cut.rng = PlayoutRandom(3)
+    assert play_out(cut, kinds, steps=5) is False and cut.cur is not None and cut.loser is None
