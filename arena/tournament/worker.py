@@ -13,6 +13,8 @@ from __future__ import annotations
 import atexit
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
 
@@ -146,21 +148,14 @@ def current() -> Worker:
     return _CURRENT.get() or this_process()
 
 
-def running_on(worker: Worker):
-    """A context manager making ``worker`` current (a serial executor's own, for one task)."""
-    return _Running(worker)
-
-
-class _Running:
-    def __init__(self, worker: Worker) -> None:
-        self.worker = worker
-
-    def __enter__(self) -> Worker:
-        self.token = _CURRENT.set(self.worker)
-        return self.worker
-
-    def __exit__(self, *exc) -> None:
-        _CURRENT.reset(self.token)
+@contextmanager
+def running_on(worker: Worker) -> Iterator[Worker]:
+    """Make ``worker`` current for a while (a serial executor's own, for one task)."""
+    token = _CURRENT.set(worker)
+    try:
+        yield worker
+    finally:
+        _CURRENT.reset(token)
 
 
 def worker_name() -> str:
