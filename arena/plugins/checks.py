@@ -271,8 +271,9 @@ def same(first: Run, second: Run) -> CheckRow:
             return CheckRow("deterministic", False, f"{case.label()}: {diff}. Take every random choice "
                             f"from self.rng (seeded); never from the time, the global random module or set order",
                             case)
-    games = len(first.records)
-    what = f"{games} games (one per preset)" if games != 1 else "1 game"
+    games, presets = len(first.records), len({case.preset for case, _ in first.records})
+    each = "one" if games == presets else f"{games // presets}"
+    what = f"{games} games ({each} per preset)" if games != 1 else "1 game"
     return CheckRow("deterministic", True, f"{what} played twice from the same seeds, each time in a fresh "
                     f"process: the same moves")
 
