@@ -7,6 +7,7 @@ returns a :class:`CheckRow`; :class:`CheckReport` holds the rows.
 
 from __future__ import annotations
 
+import shlex
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -112,7 +113,8 @@ class Case:
         """The ``arena play`` command that plays this game again (same seats, seed and dealer, under
         the same per-user secret)."""
         where = "" if sandboxed else " --in-process"
-        return f"arena play --rules {self.preset} --seats {','.join(self.seat_names(bot))} --seed {self.seed}{where}"
+        seats = shlex.quote(",".join(self.seat_names(bot)))     # quoted when a name has options: sampler(worlds=4)
+        return f"arena play --rules {self.preset} --seats {seats} --seed {self.seed}{where}"
 
 
 @dataclass(slots=True)

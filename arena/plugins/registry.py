@@ -122,8 +122,11 @@ class PlayerSpec:
 
     def with_options(self, given: dict[str, str]) -> PlayerSpec:
         """This player with options given as texts, typed and checked (:class:`PluginError`: one line)."""
-        accepts = dict(self.accepts) if self.accepts is not None else accepted_options(self.factory)
-        return replace(self, options=typed_options(self.name, given, accepts))
+        return replace(self, options=typed_options(self.name, given, self.accepted()))
+
+    def accepted(self) -> dict[str, str]:
+        """The options its factory accepts, name -> type (:func:`arena.plugins.options.accepted_options`)."""
+        return dict(self.accepts) if self.accepts is not None else accepted_options(self.factory)
 
 
 @dataclass(frozen=True, slots=True)

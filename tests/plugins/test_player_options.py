@@ -127,3 +127,18 @@ def test_a_sandboxed_third_party_bot_gets_its_options_as_plain_json(fake_plugins
     assert seat0_plays("chooser,low,low") == low
     assert arena.cli.app.main(["play", "--seats", "chooser(high=maybe),low,low"]) != 0
     assert "player 'chooser': option 'high': expected true or false (got 'maybe')" in capsys.readouterr().err
+
+
+def test_check_bot_replay_command_quotes_a_name_with_options():
+    from arena.plugins.checks import Case
+    case = Case("getaway", 3, 1, 5)
+    assert case.command("low") == "arena play --rules getaway --seats random,low,high --seed 5"
+    assert case.command("sampler(worlds=4)") == ("arena play --rules getaway --seats "
+                                                 "'random,sampler(worlds=4),high' --seed 5")
+
+
+def test_players_lists_the_options_a_player_accepts(capsys, builtin_players_only):
+    assert arena.cli.app.main(["players", "--format", "plain"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert lines["sampler"].endswith("(options: budget_ms, cap_ms, gate_z, max_worlds, model, solver_share, worlds)")
+    assert "options:" not in lines["low"]
