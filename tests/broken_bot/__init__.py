@@ -58,6 +58,17 @@ class SometimesFlakyBot(LowestBot):
         return super().play(view)
 
 
+class GlobalRandomBot(Bot):
+    """Sound, by the recipe of writing-a-bot.md ("Wrapping an existing bot"): wrapped code that draws
+    from the global ``random`` module, seeded from ``self.rng`` in ``new_game``."""
+
+    def new_game(self, view):
+        random.seed(self.rng.getrandbits(64))
+
+    def play(self, view):
+        return view.legal[random.randrange(len(view.legal))]
+
+
 class SlowBot(LowestBot):
     """Thinks for about 0.3 s of CPU once a game: when it first holds exactly 5 cards."""
 

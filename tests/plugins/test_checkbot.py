@@ -211,6 +211,14 @@ def test_more_same_seed_games_on_request(registry):
         check_bot("low", repeat=0, **settings)
 
 
+def test_the_global_random_recipe_is_deterministic(registry):
+    """The docs' recipe: the global random module seeded from self.rng in new_game replays move for
+    move (run twice in one process, where an unseeded global generator would have moved on)."""
+    report = check_bot("global-random", registry=registry, games=1, presets=["getaway", "bhabho"],
+                       table_sizes=[4], sandbox=False, repeat=3)
+    assert report.ok and report.row("deterministic").ok is True, report.table()
+
+
 def test_check_bot_command_takes_repeat_games(capsys, monkeypatch):
     monkeypatch.setenv(DISABLE_ENV, "1")
     code = main(["check-bot", "low", "--in-process", "--games", "1", "--repeat-games", "3",
