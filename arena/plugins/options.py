@@ -11,6 +11,7 @@ discovery and arrives as plain data.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from typing import Any, Callable
 
@@ -42,7 +43,9 @@ def typed_options(player: str, given: dict[str, str], accepts: dict[str, str]) -
         kind = accepts.get(key)
         if kind is None:
             known = ", ".join(f"{k} ({v})" for k, v in sorted(accepts.items())) or "none"
-            raise PluginError(f"player {player!r}: unknown option {key!r} (its options: {known})")
+            close = difflib.get_close_matches(key, list(accepts), n=1)
+            hint = f": did you mean {close[0]!r}?" if close else ""
+            raise PluginError(f"player {player!r}: unknown option {key!r}{hint} (its options: {known})")
         value = _typed(text, kind)
         if value is None:
             raise PluginError(f"player {player!r}: option {key!r}: expected {_EXPECTED[kind]} (got {text!r})")
