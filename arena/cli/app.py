@@ -12,7 +12,7 @@ import sys
 import typer
 
 from arena import __version__
-from arena.cli import bench, bots, compare, play, players, research, results, sandbox, tournament
+from arena.cli import bench, bots, compare, ladder, play, players, research, results, sandbox, tournament
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
 from arena.sandbox import harden_harness
@@ -41,6 +41,7 @@ def _options(
 for group in (players, play, results, bots, sandbox, compare):
     app.add_typer(group.app)
 app.add_typer(tournament.app, name="tournament")
+app.add_typer(ladder.app, name="ladder")
 app.add_typer(bench.app, name="bench")
 app.add_typer(research.app, name="research")
 
