@@ -71,13 +71,16 @@ class Ladder:
         folder = Path(folder)
         if (folder / "results.sqlite").exists():
             raise LadderError(f"{folder} already holds results; `arena ladder run {folder}` goes on with it")
+        for name in house:
+            registry.get(name)  # an unknown house player: one line naming the known ones
+        if len(set(house)) < max(table_sizes, default=0):
+            raise LadderError(f"--house must name at least {max(table_sizes)} players (the largest table, so "
+                              f"every table can be played from the start), got {len(set(house))}")
         spec = spec_from_dict({"name": "ladder", "players": list(house), "rules": list(rules),
                                "table_sizes": list(table_sizes), "seed": seed, **(extra or {})},
                               "command line", registry.presets)
         if spec.sandbox == "never":
             raise LadderError("a ladder runs submitted bots: --sandbox never is refused (auto or always)")
-        for name in house:
-            registry.get(name)  # an unknown house player: one line naming the known ones
         settings = {"suspend_faults": suspend_faults, "created_at": time.time()}
         with Store(folder, create=True, meta={"spec": json.loads(json.dumps(spec.to_dict())),
                                               "ladder": settings}) as store:
