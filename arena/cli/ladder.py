@@ -160,3 +160,22 @@ def table(
     with Store(folder) as store:
         open_book(store)
         out(ratings_text(store, fmt, by, rating_columns(wide), grid))
+
+
+@app.command("serve")
+def serve_cmd(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(..., help="The ladder's folder."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
+) -> None:
+    """Serve the leaderboard, each bot's page, the report and a submission form (needs the [serve] extra)."""
+    try:
+        import arena.ladder.web as web  # starlette and uvicorn: only when serving
+    except ImportError as exc:
+        raise LadderError(f"arena ladder serve needs the web extra: pip install 'bhabhi-arena[serve]' "
+                          f"({exc.name} is missing)") from None
+    ladder = Ladder.open(folder, session(ctx).registry)
+    token = web.new_token()
+    typer.echo(f"serving {folder} on http://{host}:{port}/ (Ctrl-C stops); submission token: {token}", err=True)
+    web.serve(ladder, host, port, token)
