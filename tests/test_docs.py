@@ -43,6 +43,8 @@ NOT_RUN = {
         "the worked example's file needs its Dask scheduler and workers running (tests/tournament/test_dask.py)",
     "arena tournament status results/cluster-demo": "its folder comes from the Dask worked example above",
     "arena tournament resume results/cluster-demo": "its folder comes from the Dask worked example above",
+    "arena ladder serve ladders/club --port 8765":
+        "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
 }
 REDUCED = [
     # (pattern matched against the command, what is done to it)

@@ -6,13 +6,14 @@ from concurrent.futures import Future
 
 import pytest
 
+from arena.cli.app import main
 from arena.ladder.book import Entry, open_book
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
 from arena.results.standings import ratings_text
-from arena.results.store import Store
+from arena.results.store import Store, StoreError
 from arena.tournament.executors import SerialExecutor
 from support.ladder import bot_folder, make_ladder
 
@@ -156,3 +157,23 @@ def test_not_a_ladder(tmp_path, registry):
         Ladder.open(tmp_path, registry)
     with pytest.raises(SubmissionError, match="expected a wheel"):
         submit(make_ladder(tmp_path / "L", registry), tmp_path / "nothing.zip")
+
+
+def test_a_full_disk_stops_the_run_with_one_line_and_a_new_run_goes_on(tmp_path, registry, monkeypatch, capsys):
+    ladder = make_ladder(tmp_path / "L", registry)
+    real = Store.add_game
+    calls = []
+
+    def full(self, game, record):
+        calls.append(game.index)
+        if len(calls) > 5:
+            raise StoreError(f"cannot write to {self.path}: the disk is full")
+        return real(self, game, record)
+    monkeypatch.setattr(Store, "add_game", full)
+    assert main(["ladder", "run", str(ladder.folder), "-j", "1", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: cannot write to") and "the disk is full; 5 games are stored and kept" in err[-1]
+    assert "`arena ladder run" in err[-1]
+    monkeypatch.setattr(Store, "add_game", real)
+    assert main(["ladder", "run", str(ladder.folder), "-j", "1", "-q", "--games", "3"]) == 0
+    assert _unfinished(ladder.folder) == []
