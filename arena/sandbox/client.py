@@ -37,6 +37,7 @@ from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
+from arena.sandbox.game_output import GameOutput
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.paths import listable_paths, readable_paths
@@ -46,6 +47,8 @@ from arena.sandbox.target import player_target
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
 KEPT_LOGS = 4
+END_GAME_S = 1.0
+"""CPU seconds a bot's ``end_game`` may take (its decision limit if that is longer), 3x that of wall time."""
 
 
 @dataclass(slots=True)
@@ -89,6 +92,7 @@ class SandboxClient:
         self._start_failed: str | None = None
         self._logs: deque[BotProcess] = deque(maxlen=KEPT_LOGS)  # ended processes
         self._logs_dropped = 0
+        self._output = GameOutput()
         self.pids: list[int] = []
         self.confinement: dict | None = None
         self._box: dict = {}
@@ -105,6 +109,7 @@ class SandboxClient:
         """
         self._game = _Game(seat, players, rules.to_dict(), seed, list(events), deal)
         self._clock = Clock.from_limits(self.limits)
+        self._output.begin()
         self._start_failed = None
         if self._proc is not None and (self._proc.served or not self._proc.alive()):
             self._park()
@@ -151,15 +156,30 @@ class SandboxClient:
         return self._ask(message, "action")
 
     def finish(self, events, result) -> None:
-        """The game's last events and its result; the bot's end_game is not waited for."""
+        """The game's last events and its result; then its output is taken from the log pipes.
+
+        The bot's ``end_game`` gets :data:`END_GAME_S` of CPU time (no fault:
+        the game is over); a bot that overruns it or dies is restarted.
+        """
         if self._proc is not None and self._proc.in_game:
             message = {"op": "finish", "events": events,
                        "result": None if result is None else result.to_dict()}
-            if self._proc.post(message):
-                self._proc.in_game = False
-            else:
+            limit = max(END_GAME_S, self._clock.decision or 0.0)
+            answer = self._proc.request(message, limit, WALL_FACTOR * limit)
+            self._proc.in_game = False
+            status, _, detail = read_answer(answer.value, "done") if answer.ok else (
+                answer.status, None, answer.detail)
+            if status != Status.OK:
+                self._output.fault(f"end_game {status}", detail, answer.value, self._server, self._proc)
+            if not answer.ok:
                 self._drop(respawn=True)
+        self._output.end(self._server, self._proc)
         self._game = None
+
+    def game_log(self) -> str:
+        """What the bot printed during its last finished game (stdout and stderr, capped), with
+        its faults' tracebacks; '' when it printed nothing and nothing went wrong."""
+        return self._output.last
 
     def close(self) -> None:
         """Kill the bot's processes; the client is done (it starts no more)."""
@@ -216,6 +236,7 @@ class SandboxClient:
         failure = self._ensure_ready()
         if failure is not None:
             self._start_failed = failure.detail
+            self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
         g = self._game
         message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
@@ -318,6 +339,7 @@ class SandboxClient:
         self._box.pop("server", None)
         if server is not None:
             server.kill()
+            self._output.collect(server)
             self._keep_log(server)
 
     def _init(self) -> dict:
@@ -338,6 +360,8 @@ class SandboxClient:
             status, detail = Status.TIMEOUT, f"{late}; its answer came too late"
         elif late is not None and status == Status.TIMEOUT:
             detail = f"{late}; {detail}"
+        if status != Status.OK:
+            self._output.fault(str(status), detail, answer.value, self._server, self._proc)
         if not answer.ok or status in (Status.TIMEOUT, Status.CRASH):
             self._drop(respawn=True)
         return Reply(status, value, answer.cpu, answer.wall, detail)
@@ -371,6 +395,7 @@ class SandboxClient:
         self._box.pop("proc", None)
         if proc is not None:
             proc.kill(wait=self._closed or not self._forked)
+            self._output.collect(self._server, proc)
             self._keep_log(proc)
         if respawn and self._start_failed is None and not self._forked:
             self._spawn()
