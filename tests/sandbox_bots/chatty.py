@@ -51,3 +51,24 @@ class Flood(arena.Bot):
             self.first = False
             sys.stdout.write("x" * (1 << 20) + "\n")
         return view.legal[0]
+
+
+class Quiet(arena.Bot):
+    """Plays its first legal card and says nothing."""
+
+    def act(self, view):
+        return view.legal[0]
+
+
+class BadEnding(Quiet):
+    """Raises in end_game on even seeds; spins for ever in it on odd ones."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def end_game(self, result):
+        print("bad ending: end_game called")
+        if self.seed % 2 == 0:
+            raise RuntimeError("no ending")
+        while True:
+            pass
