@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
@@ -52,7 +53,9 @@ class InProcessClient:
 
     While the bot runs, ``sys.stdout`` and ``sys.stderr`` are its game's
     :class:`OutputLog` (two swaps a call), so its prints and tracebacks are
-    kept as a sandboxed bot's are; meant for the one thread a game runs in.
+    kept as a sandboxed bot's are. Only in the main thread: ``sys.stdout`` is
+    the process's, so a game played in another thread (a Dask worker's)
+    keeps its bots' tracebacks but leaves their prints where they go.
     """
 
     def __init__(self, spec) -> None:
@@ -83,17 +86,16 @@ class InProcessClient:
     def finish(self, events, result) -> None:
         self.tracker.feed_many(events)
         if self.bot is not None:
-            reply = self._call(lambda: self.bot.end_game(result))
-            if not reply.ok:
-                self._output.log.note(f"end_game {reply.status}: {reply.detail}")
+            self._call(lambda: self.bot.end_game(result), "end_game ")
         self._last_output = self._output.log.text()
 
     def game_log(self) -> str:
         return self._last_output
 
-    def _call(self, fn) -> Reply:
-        out, err, sys.stdout = sys.stdout, sys.stderr, self._output
-        sys.stderr = self._output
+    def _call(self, fn, what: str = "") -> Reply:
+        out, err = sys.stdout, sys.stderr
+        if threading.current_thread() is threading.main_thread():
+            sys.stdout = sys.stderr = self._output
         cpu0, wall0 = time.thread_time(), time.perf_counter()
         try:
             value = fn()
@@ -101,7 +103,7 @@ class InProcessClient:
             cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
             sys.stdout, sys.stderr = out, err
             detail = f"{type(exc).__name__}: {exc}"
-            self._output.log.fault(str(Status.CRASH), detail, bot_traceback(exc, __file__))
+            self._output.log.fault(f"{what}{Status.CRASH}", detail, bot_traceback(exc, __file__))
             return Reply(Status.CRASH, None, cpu, wall, detail)
         finally:
             sys.stdout, sys.stderr = out, err

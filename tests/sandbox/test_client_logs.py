@@ -7,6 +7,7 @@ prints and raises on its second decision of a game, one floods its output.
 from __future__ import annotations
 
 import sys
+import threading
 
 import pytest
 from sandbox_bots import chatty
@@ -141,3 +142,26 @@ def test_end_game_faults_are_logged_and_a_hung_one_is_ended(clients):
                               "Traceback (most recent call last):\n")
     assert logs[1].startswith("bad ending: end_game called\n[arena: end_game timeout: stopped waiting (")
     assert logs[2] == logs[0]
+
+
+def test_in_process_end_game_fault_reads_as_sandboxed():
+    """An in-process bot raising in end_game: the same line as sandboxed, then its traceback."""
+    specs = [PlayerSpec("bad", chatty.BadEnding), PlayerSpec("q1", chatty.Quiet), PlayerSpec("q2", chatty.Quiet)]
+    log = play_game(RULES, [InProcessClient(s) for s in specs], seed=0, bot_seeds=[0, 1, 2])["logs"][0]
+    assert log.startswith("bad ending: end_game called\n[arena: end_game crash: RuntimeError: no ending]\n"
+                          "Traceback (most recent call last):\n")
+    assert log.endswith("RuntimeError: no ending\n") and log.count("[arena:") == 1
+
+
+def test_in_process_in_another_thread_keeps_tracebacks_not_prints(capfd):
+    """A game in a thread other than the main one (a Dask worker's) leaves sys.stdout alone: the prints
+    go where they always went, the traceback is still kept."""
+    specs = [RAISER, PlayerSpec("q1", chatty.Quiet), PlayerSpec("q2", chatty.Quiet)]
+    got = {}
+    thread = threading.Thread(target=lambda: got.update(r=play_game(RULES, [InProcessClient(s) for s in specs],
+                                                                      seed=4)))
+    thread.start()
+    thread.join()
+    log = got["r"]["logs"][0]
+    assert log.startswith("[arena: crash: ValueError: raiser gives up at decision 2]\nTraceback")
+    assert "raiser: decision 1\nraiser: decision 2\n" in capfd.readouterr().out
