@@ -9,7 +9,8 @@ the number of play decisions with their CPU time in total (``plays``,
 ``play_cpu_ms``: columns a database written before them lacks, read as NULL).
 The per-decision lists of a record's ``timings`` are not kept.
 Each seat's bot output of each game (stdout, stderr, fault tracebacks; capped)
-goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store_logs`).
+goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store_logs`), made
+with the first game that has any.
 
 A new database is built whole under a temporary name (tables and meta rows in
 one transaction) and only then linked into place, so an existing
@@ -64,7 +65,7 @@ CREATE TABLE IF NOT EXISTS faults (
     idx INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, kind TEXT NOT NULL,
     detail TEXT, event INTEGER);
 CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
-""" + store_logs.TABLE + ";"
+"""
 _SEAT_COLUMNS = ("idx", "seat", "player", "rank", "penalty", *FAULT_KINDS, "decisions", "cpu_ms_median",
                  "cpu_ms_max", "wall_ms_median", "wall_ms_max", "plays", "play_cpu_ms")
 """The seats table's columns; a database written before ``plays`` and ``play_cpu_ms`` lacks those two."""

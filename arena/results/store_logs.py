@@ -4,8 +4,9 @@ One row a seat that printed something or faulted with a traceback
 (:class:`arena.bots.output_log.OutputLog`: capped per seat per game), written
 in the game's own transaction, so a game and its logs are stored together or
 not at all. The text is kept zlib-compressed (``text``), with its length in
-characters (``chars``). A database written before this table existed gets it
-with its first game that has output; read, it simply has no logs.
+characters (``chars``). The table is made with the first game that has any
+output (a tournament of quiet bots never has one, as a database written
+before it existed); without it, a database simply has no logs.
 """
 
 from __future__ import annotations
