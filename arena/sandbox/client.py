@@ -162,13 +162,11 @@ class SandboxClient:
         the game is over); a bot that overruns it or dies is restarted.
         """
         if self._proc is not None and self._proc.in_game:
-            message = {"op": "finish", "events": events,
-                       "result": None if result is None else result.to_dict()}
+            message = {"op": "finish", "events": events, "result": None if result is None else result.to_dict()}
             limit = max(END_GAME_S, self._clock.decision or 0.0)
             answer = self._proc.request(message, limit, WALL_FACTOR * limit)
             self._proc.in_game = False
-            status, _, detail = read_answer(answer.value, "done") if answer.ok else (
-                answer.status, None, answer.detail)
+            status, _, detail = read_answer(answer.value, "done") if answer.ok else (answer.status, 0, answer.detail)
             if status != Status.OK:
                 self._output.fault(f"end_game {status}", detail, answer.value, self._server, self._proc)
             if not answer.ok:
