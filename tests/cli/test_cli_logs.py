@@ -37,10 +37,10 @@ def test_logs_prints_every_seat_that_printed(chatty):
         assert f"--- chatty-printer[{p}]: its output ---" in lines
         assert f"--- chatty-raiser[{r}]: its output ---" in lines
         assert not any(line.startswith(f"--- random[{q}]") for line in lines)
-        assert f"printer: new game at seat {p}" in lines and "printer: a word on stderr" in lines
-        assert lines.count("[arena: crash: ValueError: raiser gives up on purpose]") >= 1
-        assert "ValueError: raiser gives up on purpose" in lines
-        assert any('arena_chatty/__init__.py", line' in line and "in give_up" in line for line in lines)
+        assert f"printer: new game, seat {p}" in lines and "printer: to stderr 3" in lines
+        assert lines.count("[arena: crash: ValueError: raiser gives up at decision 2]") >= 1
+        assert "ValueError: raiser gives up at decision 2" in lines
+        assert any('arena_chatty/__init__.py", line' in line and "in helper" in line for line in lines)
 
 
 def test_logs_of_one_seat(chatty):
@@ -52,7 +52,7 @@ def test_logs_of_one_seat(chatty):
     lines = done.stdout.splitlines()
     assert done.returncode == 0
     assert lines[0] == f"--- chatty-printer[{p}]: its output ---"
-    assert lines[1] == f"printer: new game at seat {p}"
+    assert lines[1] == f"printer: new game, seat {p}"
     assert lines[-1].startswith("printer: game over after ")
     assert not any("raiser" in line for line in lines)
     quiet = arena(site, "logs", str(results), "0", str(q))
@@ -91,9 +91,9 @@ def test_play_shows_each_bots_output_after_the_game(chatty):
     lines = done.stdout.splitlines()
     at = lines.index("--- chatty-printer[0]: its output ---")
     assert lines[at - 1].startswith("Finishing order:")
-    assert lines[at + 1] == "printer: new game at seat 0"
+    assert lines[at + 1] == "printer: new game, seat 0"
     assert "--- chatty-raiser[1]: its output ---" in lines[at:]
-    assert "ValueError: raiser gives up on purpose" in lines[at:]
+    assert "ValueError: raiser gives up at decision 2" in lines[at:]
     assert sum(line.startswith("printer: decision") for line in lines) >= 10
     hidden = arena(site, "play", *seats, "--no-logs")
     assert hidden.stdout == "\n".join(lines[:at]) + "\n"

@@ -72,8 +72,8 @@ def test_browser_fault_link_opens_the_log(browser, chatty):
     assert log.get_attribute("open") is not None
     text = log.locator("pre").inner_text()
     assert text == logs[(game, seat)].rstrip("\n") or text == logs[(game, seat)]
-    assert "[arena: crash: ValueError: raiser gives up on purpose]" in text
-    assert "ValueError: raiser gives up on purpose" in text.splitlines()
+    assert "[arena: crash: ValueError: raiser gives up at decision 2]" in text
+    assert "ValueError: raiser gives up at decision 2" in text.splitlines()
     assert log.locator("summary").inner_text() == f"chatty-raiser [{seat}]: its log"
     assert page.evaluate("location.hash") == f"#game-{game}-log-{seat}"
     assert page.errors == []
@@ -99,6 +99,6 @@ def test_browser_shows_every_seat_log_of_a_game(browser, chatty):
     box = page.locator(f"#log-4-{printer}")
     assert box.get_attribute("open") is None
     box.locator("summary").click()
-    assert f"printer: new game at seat {printer}" in box.locator("pre").inner_text()
+    assert f"printer: new game, seat {printer}" in box.locator("pre").inner_text()
     assert page.errors == []
     page.close()

@@ -26,14 +26,6 @@ PRINTER, RAISER, FLOOD = (PlayerSpec("printer", chatty.Printer), PlayerSpec("rai
 MODES = {"forked": None, "exec": Limits(memory_mb=1024, disable={"forkserver"})}
 
 
-@pytest.fixture
-def clients():
-    made = []
-    yield made
-    for c in made:
-        c.close()
-
-
 def sandboxed(clients, specs, mode="forked"):
     os_limits = MODES[mode]
     made = [SandboxClient(s, FAST, **({"os_limits": os_limits} if os_limits else {})) for s in specs]

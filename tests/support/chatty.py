@@ -10,61 +10,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from support.install import RUN_ARENA, pip_install
 
-MODULE = '''
-"""Two bots that talk: one prints at every step, one prints and then raises."""
+MODULE = (Path(__file__).parents[1] / "sandbox_bots" / "chatty.py").read_text() + '''
 
-import sys
-
-from arena import Bot, PlayerSpec, hookimpl
-
-
-class Printer(Bot):
-    def new_game(self, view):
-        self.n = 0
-        print(f"printer: new game at seat {view.seat}")
-
-    def play(self, view):
-        self.n += 1
-        print(f"printer: decision {self.n}")
-        if self.n == 3:
-            print("printer: a word on stderr", file=sys.stderr)
-        return view.legal[0]
-
-    def take(self, view):
-        return False
-
-    def end_game(self, result):
-        print(f"printer: game over after {self.n} decisions")
-
-
-class Raiser(Bot):
-    def new_game(self, view):
-        self.n = 0
-
-    def play(self, view):
-        self.n += 1
-        print(f"raiser: decision {self.n}")
-        if self.n == 2:
-            self.give_up()
-        return view.legal[0]
-
-    def take(self, view):
-        return False
-
-    def give_up(self):
-        raise ValueError("raiser gives up on purpose")
-
-
-@hookimpl
+@arena.hookimpl
 def arena_players():
-    return [PlayerSpec("chatty-printer", Printer, "prints at every step"),
-            PlayerSpec("chatty-raiser", Raiser, "prints, then raises on its second play")]
+    return [arena.PlayerSpec("chatty-printer", Printer, "prints at every step"),
+            arena.PlayerSpec("chatty-raiser", Raiser, "prints, then raises on its second decision")]
 '''
+"""The bots of tests/sandbox_bots/chatty.py, offered as a plugin's players."""
 
 PYPROJECT = '''
 [build-system]
@@ -99,8 +56,8 @@ def install_chatty(root: Path) -> Path:
     """The chatty package built in ``root`` and installed into ``root/site``; the site folder."""
     source = root / "src"
     (source / "arena_chatty").mkdir(parents=True)
-    (source / "arena_chatty" / "__init__.py").write_text(textwrap.dedent(MODULE))
-    (source / "pyproject.toml").write_text(textwrap.dedent(PYPROJECT))
+    (source / "arena_chatty" / "__init__.py").write_text(MODULE)
+    (source / "pyproject.toml").write_text(PYPROJECT)
     site = root / "site"
     pip_install(source, site)
     return site
