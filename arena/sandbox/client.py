@@ -107,6 +107,7 @@ class SandboxClient:
         ``deal`` (the game's deal seed; None: unknown) decides which process may
         play it: a frozen one that never played that deal, woken, else a fresh one.
         """
+        self._settle()
         self._game = _Game(seat, players, rules.to_dict(), seed, list(events), deal)
         self._clock = Clock.from_limits(self.limits)
         self._output.begin()
@@ -156,31 +157,31 @@ class SandboxClient:
         return self._ask(message, "action")
 
     def finish(self, events, result) -> None:
-        """The game's last events and its result; then its output is taken from the log pipes.
-
-        The bot's ``end_game`` gets :data:`END_GAME_S` of CPU time (no fault:
-        the game is over); a bot that overruns it or dies is restarted.
-        """
+        """The game's last events and its result, sent; the bot's ``end_game`` is awaited by
+        :meth:`game_log` (or the next call), with :data:`END_GAME_S` of CPU time (a bot that
+        overruns it or dies is restarted; no fault: the game is over)."""
         if self._proc is not None and self._proc.in_game:
             message = {"op": "finish", "events": events, "result": None if result is None else result.to_dict()}
-            limit = max(END_GAME_S, self._clock.decision or 0.0)
-            answer = self._proc.request(message, limit, WALL_FACTOR * limit)
+            self._output.finish(self._proc, message, max(END_GAME_S, self._clock.decision or 0.0))
             self._proc.in_game = False
-            status, _, detail = read_answer(answer.value, "done") if answer.ok else (answer.status, 0, answer.detail)
-            if status != Status.OK:
-                self._output.fault(f"end_game {status}", detail, answer.value, self._server, self._proc)
-            if not answer.ok:
-                self._drop(respawn=True)
-        self._output.end(self._server, self._proc)
         self._game = None
 
     def game_log(self) -> str:
         """What the bot printed during its last finished game (stdout and stderr, capped), with
         its faults' tracebacks; '' when it printed nothing and nothing went wrong."""
+        self._settle()
         return self._output.last
+
+    def _settle(self) -> None:
+        """After finish: await end_game's answer, then take the game's output from the log pipes."""
+        if self._output.ending(self._proc):
+            self._drop(respawn=True)
+        if self._game is None:
+            self._output.end(self._server, self._proc)
 
     def close(self) -> None:
         """Kill the bot's processes; the client is done (it starts no more)."""
+        self._settle()
         self._closed = True
         self._drop(respawn=False)
         for proc in self._idle.drain():
@@ -192,6 +193,7 @@ class SandboxClient:
 
     def ping(self) -> Reply:
         """A round trip through the host without the bot (benchmarks, health checks)."""
+        self._settle()
         failure = self._ensure_ready()
         if failure is not None:
             return failure
