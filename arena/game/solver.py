@@ -5,11 +5,17 @@ other's hand (every card not yet played and not in their own hand), so the
 two-player ending is a game of perfect information. This module solves it by
 expectiminimax with memoisation over hand bitmasks. The search steps through
 whole tricks on the two hands (a rules state per node would cost several times
-as much); every rule that varies (the escape rule, the shootout,
-``drawn_cut_loses``, ``simultaneous``) is decided by the rules core's own
-functions (:func:`arena.game.state.escape_mode`, :func:`arena.game.state.no_common_suit`),
-and ``tests/game/test_solver.py`` checks the values against an expectiminimax
-over the engine itself.
+as much: a copy and a play for every move and every card a draw can bring).
+Every decision a rule takes is a call to the same function of
+:mod:`arena.game.rulings` that the rules core (:class:`arena.game.state.State`)
+calls: the cards that may be led and played (``lead_mask``, ``follow_mask``),
+``drawn_cut_loses`` (``drawn_cut_ends``), the escape rule with ``simultaneous``
+(``winner_without_cards``) and the shootout (``no_common_suit``). What is
+written here is the two-card trick they leave: the higher card of the led suit
+wins, the leader picks up a cut, the last player left is the Bhabhi.
+``tests/game/test_solver_core.py`` checks the values under every escape,
+shootout, drawn_cut_loses and simultaneous option against an expectiminimax
+over ``State``, ``tests/game/test_solver.py`` against one over the engine.
 
 A position at the start of a trick is ``(L, F, must)``: the leader's hand, the
 other player's hand (bitmasks of card ids, as in :mod:`arena.game.cards`) and the
