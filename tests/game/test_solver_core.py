@@ -29,21 +29,11 @@ from arena.game.rulings import (
 )
 from arena.game.solver import Solver
 from arena.game.state import State
+from support.draws import Scripted
 
 OPTIONS = list(itertools.product(("pass", "draw", "draw_next_hand", "pass_if_3plus"), (False, True),
                                  (False, True), ("highest_loses", "draw")))
 DRAW_VALUE = 0.5
-
-
-class _Scripted:
-    """Stands in for the game's RNG: records ``randrange(n)`` and answers ``index``."""
-
-    def __init__(self, index: int = 0) -> None:
-        self.index, self.asked = index, None
-
-    def randrange(self, n: int) -> int:
-        self.asked = n
-        return self.index
 
 
 def _outcome(state: State, seat: int) -> float:
@@ -53,7 +43,7 @@ def _outcome(state: State, seat: int) -> float:
 def move_value(state: State, c: int, seat: int) -> float:
     """``seat``'s expected loss after the seat to act plays ``c`` (chance draws enumerated), best play after."""
     probe = state.copy()
-    probe.rng = _Scripted()
+    probe.rng = Scripted()
     probe.play(c)
     n = probe.rng.asked
     if n is None:
@@ -61,7 +51,7 @@ def move_value(state: State, c: int, seat: int) -> float:
     total = 0.0
     for i in range(n):
         branch = state.copy()
-        branch.rng = _Scripted(i)
+        branch.rng = Scripted(i)
         branch.play(c)
         total += state_value(branch, seat)
     return total / n
@@ -88,7 +78,7 @@ def _position(rng: random.Random, ranks: int, max_cards: int):
 
 def _start(rules: Rules, lead: int, other: int, pile: list[int], must: int) -> State:
     """The core at the start of a trick (trick 1 done): seat 0 leads (``must``: its drawn card)."""
-    state = State(rules, 2, _Scripted(), hands=[lead, other], pile=pile)
+    state = State(rules, 2, Scripted(), hands=[lead, other], pile=pile)
     state.begin(0, False, drawn=must)
     return state
 
