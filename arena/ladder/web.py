@@ -38,6 +38,8 @@ from arena.results.ratings import history, rate
 from arena.results.standings import COLUMNS, _cell, outcomes, rating_params
 from arena.results.store import Store
 
+MAX_LOGS = 10
+"""The bot's most recent game logs its page shows (`arena logs DIR GAME` prints any)."""
 _PAGES = Environment(loader=PackageLoader("arena.ladder", "templates"), autoescape=select_autoescape())
 
 
@@ -87,6 +89,8 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
         params = rating_params(store.meta("spec"))
         faults = store.db.execute("SELECT idx, kind, detail FROM faults WHERE player = ? ORDER BY idx DESC LIMIT 50",
                                   (name,)).fetchall()
+        logged = sorted((i for i, s in store.logged_seats()), reverse=True)
+        logs = [(i, text) for i in logged for p, text in store.logs(i).values() if p == name][:MAX_LOGS]
     chain, seen = [], entry
     while seen is not None:
         chain.append(seen)
@@ -95,7 +99,7 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
     points = [(p.index, p.mu, p.sigma) for p in history(outs, **params) if p.player == name]
     pairs = [p for p in head_to_head(outs).pairs if p.row == name] if outs else []
     return {"entry": entry, "versions": list(reversed(chain)) + later, "svg": _svg(points), "pairs": pairs,
-            "faults": faults}
+            "faults": faults, "logs": logs}
 
 
 def make_app(ladder: Ladder, token: str, max_upload: int = MAX_UPLOAD) -> Starlette:

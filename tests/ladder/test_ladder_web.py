@@ -19,7 +19,11 @@ from support.ladder import make_ladder
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
 from starlette.testclient import TestClient  # noqa: E402
 
+from arena.ladder.book import Entry, open_book  # noqa: E402
+from arena.ladder.install import install_submission  # noqa: E402
 from arena.ladder.ladder import Ladder  # noqa: E402
+from arena.results.store import Store  # noqa: E402
+from arena.tournament.executors import SerialExecutor  # noqa: E402
 from arena.ladder.web import make_app  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -103,3 +107,17 @@ def test_uploads_are_refused_without_the_token_or_over_the_cap(tmp_path, registr
     assert client.post("/submit", data={"token": "secret-token"}, files={"wheel": ("b.txt", b"x")}).status_code == 400
     assert client.get("/bot/nobody").status_code == 404
     assert client.get("/api/table").json()["games"] == 0
+
+
+def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
+    ladder = make_ladder(tmp_path / "L", registry, suspend_faults=3)
+    install_submission(wheels["crashy"], ladder.folder / "plugins" / "crashy-v1")
+    with Store(ladder.folder) as store:
+        open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
+                                         "active", "test", None, 0.0))
+    Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)
+    page = TestClient(make_app(Ladder.open(ladder.folder, registry), "t")).get("/bot/crashy-v1")
+    assert page.status_code == 200
+    assert "suspended" in page.text and "crash" in page.text
+    logs = page.text.split('<div id="logs">', 1)[1]
+    assert "broken on purpose" in logs
