@@ -81,3 +81,25 @@ def test_errors_are_one_line(tmp_path, capsys):
     assert "expected a wheel" in capsys.readouterr().err
     assert main(["ladder", "retire", str(tmp_path / "N"), "ghost"]) == 2
     assert "no entry 'ghost'" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_with_130_and_a_new_run_goes_on(tmp_path):
+    folder = tmp_path / "L"
+    assert main(["ladder", "create", str(folder), *CREATE]) == 0
+    env = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    run = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "run", str(folder), "-j", "1", "-q"],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        _wait(lambda: _stored(folder) >= 4)
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130 and "goes on where it stopped" in err and "Traceback" not in err
+    before = _stored(folder)
+    assert main(["ladder", "run", str(folder), "--games", "3", "-j", "1", "-q"]) == 0
+    with Store(folder) as store:
+        assert open_book(store).rounds(unfinished_only=True) == [] and store.count() >= before + 3
