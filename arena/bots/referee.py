@@ -15,14 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
 from arena.bots.reply import Reply
+from arena.game import events as ev
 from arena.game.cards import card
 from arena.game.engine import Game
 from arena.game.errors import CardError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
+from arena.game.follow import GameSeat
 from arena.game.status import Status
-from arena.game.views import SeatTracker
 
 
 class Client(Protocol):
@@ -43,16 +44,23 @@ class Client(Protocol):
 
 
 class InProcessClient:
-    """Runs a trusted bot in the referee's own process (no limits, timed only)."""
+    """Runs a trusted bot in the referee's own process (no limits, timed only).
+
+    It takes its events as event dicts or, from :func:`play_game`, as the
+    game's own tuples (``follows_game``: :class:`arena.game.events.SeatEvents`),
+    which its :class:`~arena.game.follow.GameSeat` reads without the dicts.
+    """
+
+    follows_game = True
 
     def __init__(self, spec) -> None:
         self.spec = spec
         self.name = spec.name
         self.bot = None
-        self.tracker: SeatTracker | None = None
+        self.tracker: GameSeat | None = None
 
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
-        self.tracker = SeatTracker(seat, players, rules)
+        self.tracker = GameSeat(seat, players, rules)
         self.tracker.feed_many(events)
         return self._call(lambda: self._create_and_start(seed))
 
@@ -142,11 +150,14 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
+    tuples = [getattr(c, "follows_game", False) for c in clients]
 
-    def new_events(seat: int) -> list[dict]:
-        events = game.seat_events(seat, sent[seat])
-        sent[seat] = len(game.events)
-        return events
+    def new_events(seat: int):
+        start = sent[seat]
+        sent[seat] = stop = len(game.events)
+        if tuples[seat]:
+            return ev.SeatEvents(game, seat, start, stop)
+        return game.seat_events(seat, start)
 
     for seat, client in enumerate(clients):
         reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)

@@ -1,0 +1,158 @@
+"""A seat following a game in-process: its knowledge kept from the engine's event tuples, lazy views.
+
+:class:`GameSeat` is a :class:`arena.game.views.SeatTracker` fed the game's
+own event tuples (:class:`arena.game.events.SeatEvents`) instead of their
+dicts: the public events (plays, cleans, pick-ups, trump, outs) go straight to
+the tracker's methods on card ids; draws, takes and the deal, which differ
+from seat to seat, go through this seat's dict as before. The history's
+dicts are made only when a view's ``history`` is first read (each once).
+
+Its views are :class:`PlayerView` objects whose fields are computed when first
+read, from a snapshot of the tracker taken at :meth:`GameSeat.view` (the
+tracker goes on changing; a view never does). They equal, field for field,
+the view :class:`~arena.game.views.SeatTracker` builds from the seat's event
+dicts (tests/game/test_follow.py checks it at every decision of many games).
+"""
+
+from __future__ import annotations
+
+from arena.game import events as ev
+from arena.game.cards import CARDS
+from arena.game.tables import held_order
+from arena.game.views import PlayerView, SeatTracker
+
+
+class GameSeat(SeatTracker):
+    """One seat's knowledge of one game, followed from the game's event tuples."""
+
+    def __init__(self, seat: int, players: int, rules) -> None:
+        super().__init__(seat, players, rules)
+        self._game = None
+
+    def feed_many(self, events) -> None:
+        if type(events) is ev.SeatEvents:
+            self._feed_tuples(events)
+        else:
+            super().feed_many(events)
+
+    def feed(self, e: dict) -> None:
+        if self._game is not None:
+            raise ValueError(f"seat {self.seat} follows a game's event tuples; it takes no event dicts")
+        super().feed(e)
+
+    def _feed_tuples(self, batch: ev.SeatEvents) -> None:
+        game, seat = batch.game, self.seat
+        if batch.seat != seat or batch.start != self.seen_events or self._game not in (None, game):
+            raise ValueError(f"seat {seat} has taken in {self.seen_events} events of its game; "
+                             f"expected them to go on from there, got seat {batch.seat}'s from {batch.start}")
+        if self.history and self._game is None:
+            raise ValueError(f"seat {seat} was fed event dicts; it cannot follow a game's tuples")
+        self._game = game
+        play, clean, pickup, trump, out = self._play, self._clean, self._pickup, self._trump, self._out
+        for e in game.events[batch.start:batch.stop]:
+            kind = e[0]
+            if kind is ev.PLAY:
+                play(e[1], e[2])
+            elif kind is ev.CLEAN:
+                clean(e[2])
+            elif kind is ev.PICKUP:
+                pickup(e[1], e[2])
+            elif kind is ev.TRUMP:
+                trump(e[1])
+            elif kind is ev.OUT:
+                out(e[1])
+            else:
+                handler = getattr(self, "_on_" + kind, None)
+                if handler is not None:
+                    handler(ev.to_json(game, e, seat))
+        self.seen_events = batch.stop
+
+    def history_upto(self, upto: int) -> tuple[dict, ...]:
+        """The first ``upto`` events as this seat's dicts (made once, when first asked for)."""
+        history, game = self.history, self._game
+        if game is not None and len(history) < upto:
+            history.extend(ev.to_json(game, e, self.seat) for e in game.events[len(history):upto])
+        return tuple(history[:upto])
+
+    def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
+        """The view now; its fields are worked out when first read."""
+        view = _NEW(LazyView)
+        _SET_SNAPSHOT(view, (
+            self, self.hand, legal, decision, tuple(self.trick), self.led, self.trump, tuple(self.sizes),
+            tuple(self.out), self.seen_events, time_left, self.first_trick, tuple(self.active), self.seen,
+            tuple(self.known), tuple(self.voids), self.pile, tuple(self.hidden)))
+        return view
+
+
+def _known(s) -> tuple[int, ...]:
+    known = list(s[14])
+    known[s[0].seat] = s[1]
+    return tuple(known)
+
+
+_FIELDS = {
+    "seat": lambda s: s[0].seat,
+    "players": lambda s: s[0].players,
+    "rules": lambda s: s[0].rules,
+    "hand": lambda s: held_order(s[1]),
+    "legal": lambda s: tuple(s[2]),
+    "decision": lambda s: s[3],
+    "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[4]),
+    "led_suit": lambda s: s[5] if s[5] >= 0 else None,
+    "trump": lambda s: s[6] if s[6] >= 0 else None,
+    "hand_sizes": lambda s: s[7],
+    "out": lambda s: s[8],
+    "history": lambda s: s[0].history_upto(s[9]),
+    "time_left": lambda s: s[10],
+    "first_trick": lambda s: s[11],
+    "active": lambda s: s[12],
+    "seen_mask": lambda s: s[13],
+    "known_masks": _known,
+    "void_masks": lambda s: s[15],
+    "pile_mask": lambda s: s[16],
+    "hidden_draws": lambda s: s[17],
+}
+"""How each field of a lazy view comes from its snapshot (see :meth:`GameSeat.view`)."""
+
+
+class LazyView(PlayerView):
+    """A :class:`PlayerView` whose fields are filled in when first read (then read as plain slots).
+
+    Equal to the eagerly built view with the same fields; ``repr`` and pickling
+    give the plain :class:`PlayerView`; ``dataclasses.replace`` and ``asdict``
+    see the fields alone.
+    """
+
+    __slots__ = ("_snapshot",)
+
+    def __getattr__(self, name: str):
+        make = _FIELDS.get(name)
+        if make is None:
+            raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
+        value = make(_GET_SNAPSHOT(self))
+        _SET_FIELD(self, name, value)
+        return value
+
+    def __eq__(self, other):
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in PlayerView.__dataclass_fields__)
+
+    __hash__ = PlayerView.__hash__
+
+    def _eager(self) -> PlayerView:
+        return PlayerView(*(getattr(self, f) for f in PlayerView.__dataclass_fields__))
+
+    def __repr__(self) -> str:
+        return repr(self._eager())
+
+    def __reduce__(self):
+        return self._eager().__reduce__()
+
+
+if set(_FIELDS) != set(PlayerView.__dataclass_fields__):
+    raise TypeError(f"expected a lazy maker for every PlayerView field, got {sorted(_FIELDS)}")
+_NEW = object.__new__
+_SET_FIELD = object.__setattr__
+_GET_SNAPSHOT = LazyView.__dict__["_snapshot"].__get__
+_SET_SNAPSHOT = LazyView.__dict__["_snapshot"].__set__
