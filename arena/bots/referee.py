@@ -16,7 +16,7 @@ from typing import Any, Protocol, Sequence
 
 from arena.bots.reply import Reply
 from arena.game import events as ev
-from arena.game.cards import card
+from arena.game.cards import Card, card
 from arena.game.engine import Game
 from arena.game.errors import CardError
 from arena.game.result import Result
@@ -24,6 +24,9 @@ from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
 from arena.game.follow import GameSeat
 from arena.game.status import Status
+
+
+_thread_time, _perf_counter, _OK = time.thread_time, time.perf_counter, Status.OK
 
 
 class Client(Protocol):
@@ -72,8 +75,7 @@ class InProcessClient:
         self.tracker.feed_many(events)
         if self.bot is None:
             return Reply(Status.CRASH, detail="the bot could not be created")
-        view = self.tracker.view(legal, decision, None)
-        return self._call(lambda: self.bot.act(view))
+        return self._call(self.bot.act, self.tracker.view(legal, decision, None))
 
     def finish(self, events, result) -> None:
         self.tracker.feed_many(events)
@@ -81,14 +83,14 @@ class InProcessClient:
             self._call(lambda: self.bot.end_game(result))
 
     @staticmethod
-    def _call(fn) -> Reply:
-        cpu0, wall0 = time.thread_time(), time.perf_counter()
+    def _call(fn, *args) -> Reply:
+        cpu0, wall0 = _thread_time(), _perf_counter()
         try:
-            value = fn()
+            value = fn(*args)
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
-            return Reply(Status.CRASH, None, time.thread_time() - cpu0, time.perf_counter() - wall0,
+            return Reply(Status.CRASH, None, _thread_time() - cpu0, _perf_counter() - wall0,
                          f"{type(exc).__name__}: {exc}")
-        return Reply(Status.OK, value, time.thread_time() - cpu0, time.perf_counter() - wall0)
+        return Reply(_OK, value, _thread_time() - cpu0, _perf_counter() - wall0)
 
     def close(self) -> None:
         self.bot = None
@@ -117,6 +119,9 @@ class SeatLog:
 
 def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any, str]:
     """Turn a bot's answer into (status, legal action or None, detail)."""
+    value = reply.value
+    if type(value) is Card and reply.status is _OK and decision == "play" and value in legal:
+        return _OK, value, ""            # the common case, first
     if reply.status != Status.OK:
         return reply.status, None, reply.detail
     value = reply.value
@@ -163,19 +168,21 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
-    while game.current is not None:
-        seat = game.current
-        legal, decision = game.legal_actions(), game.decision
+    state = game.state
+    while state.cur is not None:
+        seat = state.cur
+        legal, decision = game.legal_actions(), state.decision
         reply = clients[seat].decide(new_events(seat), legal, decision)
-        logs[seat].cpu_ms.append(reply.cpu * 1000)
-        logs[seat].wall_ms.append(reply.wall * 1000)
+        log, cpu_ms = logs[seat], reply.cpu * 1000
+        log.cpu_ms.append(cpu_ms)
+        log.wall_ms.append(reply.wall * 1000)
         if decision == "play":
-            logs[seat].play_cpu_ms.append(reply.cpu * 1000)
+            log.play_cpu_ms.append(cpu_ms)
         status, action, detail = check_reply(reply, legal, decision)
-        if status == Status.OK:
+        if status is _OK:
             game.apply(action)
         else:
-            logs[seat].faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
+            log.faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
             game.apply_fault(str(status))
     for seat, client in enumerate(clients):
         client.finish(new_events(seat), game.result)

@@ -9,8 +9,7 @@ their cards only to the taker (others see the count), everything else is public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.game.cards import SUITS, TEXTS
 
@@ -103,12 +102,12 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
     return [to_json(game, e, seat) for e in game.events[start:]]
 
 
-@dataclass(frozen=True, slots=True)
-class SeatEvents:
+class SeatEvents(NamedTuple):
     """A game's events ``start`` to ``stop`` for ``seat``, kept as the engine's tuples.
 
-    Iterating gives the dicts :func:`for_seat` gives; an in-process seat
-    (:class:`arena.game.follow.GameSeat`) reads the tuples and skips them.
+    :meth:`dicts` gives what :func:`for_seat` gives; an in-process seat
+    (:class:`arena.game.follow.GameSeat`) reads the tuples and skips the dicts.
+    A NamedTuple: the referee makes one at every decision.
     """
 
     game: Any
@@ -116,12 +115,9 @@ class SeatEvents:
     start: int
     stop: int
 
-    def __iter__(self):
+    def dicts(self) -> list[dict]:
         game, seat = self.game, self.seat
-        return (to_json(game, e, seat) for e in game.events[self.start:self.stop])
-
-    def __len__(self) -> int:
-        return self.stop - self.start
+        return [to_json(game, e, seat) for e in game.events[self.start:self.stop]]
 
 
 _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))

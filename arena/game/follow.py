@@ -75,42 +75,42 @@ class GameSeat(SeatTracker):
         return tuple(history[:upto])
 
     def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
-        """The view now; its fields are worked out when first read."""
+        """The view now; the fields bots read most are set, the others worked out when first read."""
         view = _NEW(LazyView)
         _SET_SNAPSHOT(view, (
-            self, self.hand, legal, decision, tuple(self.trick), self.led, self.trump, tuple(self.sizes),
-            tuple(self.out), self.seen_events, time_left, self.first_trick, tuple(self.active), self.seen,
-            tuple(self.known), tuple(self.voids), self.pile, tuple(self.hidden)))
+            self, self.hand, tuple(self.trick), tuple(self.sizes), tuple(self.out), self.seen_events,
+            time_left, self.first_trick, tuple(self.active), self.seen, tuple(self.known), tuple(self.voids),
+            self.pile, tuple(self.hidden)))
+        _SET_SEAT(view, self.seat)
+        _SET_LEGAL(view, legal if type(legal) is tuple else tuple(legal))
+        _SET_DECISION(view, decision)
+        _SET_LED(view, self.led if self.led >= 0 else None)
+        _SET_TRUMP(view, self.trump if self.trump >= 0 else None)
         return view
 
 
 def _known(s) -> tuple[int, ...]:
-    known = list(s[14])
+    known = list(s[10])
     known[s[0].seat] = s[1]
     return tuple(known)
 
 
 _FIELDS = {
-    "seat": lambda s: s[0].seat,
     "players": lambda s: s[0].players,
     "rules": lambda s: s[0].rules,
     "hand": lambda s: held_order(s[1]),
-    "legal": lambda s: tuple(s[2]),
-    "decision": lambda s: s[3],
-    "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[4]),
-    "led_suit": lambda s: s[5] if s[5] >= 0 else None,
-    "trump": lambda s: s[6] if s[6] >= 0 else None,
-    "hand_sizes": lambda s: s[7],
-    "out": lambda s: s[8],
-    "history": lambda s: s[0].history_upto(s[9]),
-    "time_left": lambda s: s[10],
-    "first_trick": lambda s: s[11],
-    "active": lambda s: s[12],
-    "seen_mask": lambda s: s[13],
+    "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[2]),
+    "hand_sizes": lambda s: s[3],
+    "out": lambda s: s[4],
+    "history": lambda s: s[0].history_upto(s[5]),
+    "time_left": lambda s: s[6],
+    "first_trick": lambda s: s[7],
+    "active": lambda s: s[8],
+    "seen_mask": lambda s: s[9],
     "known_masks": _known,
-    "void_masks": lambda s: s[15],
-    "pile_mask": lambda s: s[16],
-    "hidden_draws": lambda s: s[17],
+    "void_masks": lambda s: s[11],
+    "pile_mask": lambda s: s[12],
+    "hidden_draws": lambda s: s[13],
 }
 """How each field of a lazy view comes from its snapshot (see :meth:`GameSeat.view`)."""
 
@@ -150,9 +150,12 @@ class LazyView(PlayerView):
         return self._eager().__reduce__()
 
 
-if set(_FIELDS) != set(PlayerView.__dataclass_fields__):
+_EAGER = ("seat", "legal", "decision", "led_suit", "trump")
+"""The fields :meth:`GameSeat.view` sets at once (cheap, and read by nearly every bot)."""
+if set(_FIELDS) | set(_EAGER) != set(PlayerView.__dataclass_fields__):
     raise TypeError(f"expected a lazy maker for every PlayerView field, got {sorted(_FIELDS)}")
 _NEW = object.__new__
 _SET_FIELD = object.__setattr__
 _GET_SNAPSHOT = LazyView.__dict__["_snapshot"].__get__
 _SET_SNAPSHOT = LazyView.__dict__["_snapshot"].__set__
+_SET_SEAT, _SET_LEGAL, _SET_DECISION, _SET_LED, _SET_TRUMP = (PlayerView.__dict__[f].__set__ for f in _EAGER)

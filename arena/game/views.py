@@ -191,18 +191,23 @@ class SeatTracker:
     def _play(self, s: int, c: int) -> None:
         bit = BIT[c]
         self.sizes[s] -= 1
+        self.seen |= bit
         if s == self.seat:
             self.hand &= ~bit
-        self.known[s] &= ~bit
-        self.seen |= bit
+        known = self.known
+        if known[s] & bit:
+            known[s] &= ~bit
         if self.pile & bit:
             self.pile &= ~bit
             self.hidden[s] = max(0, self.hidden[s] - 1)
-        if self.trick:
-            self._infer_void(s, _SUIT_OF[c])
+        trick = self.trick
+        if trick:
+            suit = _SUIT_OF[c]
+            if suit != self.led:
+                self._infer_void(s, suit)
         else:
             self.led = _SUIT_OF[c]
-        self.trick.append((s, c))
+        trick.append((s, c))
 
     def _infer_void(self, s: int, suit: int) -> None:
         if suit == self.led:
