@@ -40,13 +40,11 @@ def _update_message(var: list, msg: list, pi: float, tau: float) -> None:
     msg[0], msg[1] = pi, tau
 
 
-def _update_value(var: list, msg: list, pi: float, tau: float) -> float:
+def _update_value(var: list, msg: list, pi: float, tau: float) -> None:
     """``Variable.update_value``: the message becomes new value * old message / value."""
     msg[0] = pi + msg[0] - var[0]
     msg[1] = tau + msg[1] - var[1]
-    delta = _delta(var, pi, tau)
     var[0], var[1] = pi, tau
-    return delta
 
 
 def _sum1(var: list, msg: list, val: list, val_msg: list, coeff) -> None:
@@ -76,7 +74,10 @@ def _sum2(var: list, msg: list, a: list, a_msg: list, ca, b: list, b_msg: list, 
         except ZeroDivisionError:
             pi_inv = INF
     pi = 1. / pi_inv
-    _update_message(var, msg, pi, pi * mu)
+    tau = pi * mu
+    var[0] = var[0] - msg[0] + pi                       # _update_message, inlined
+    var[1] = var[1] - msg[1] + tau
+    msg[0], msg[1] = pi, tau
 
 
 def _likelihood(src: list, src_msg: list, dst: list, dst_msg: list, variance: float) -> None:
@@ -99,6 +100,7 @@ class FreeForAll:
         self.env, self.min_delta = env, min_delta
         self.variance = env.beta ** 2
         self.margin = calc_draw_margin(env.draw_probability, 2, env)
+        self.cdf, self.pdf = env.cdf, env.pdf
 
     def rate(self, ratings: list[Rating], ranks: list[int]) -> list[Rating]:
         """``env.rate([(r,) for r in ratings], ranks)``, one rating per player."""
@@ -160,13 +162,18 @@ class FreeForAll:
         diff, margin = div_tau / sqrt_pi, self.margin * sqrt_pi
         if places[j] == places[j + 1]:
             v, w = env.v_draw(diff, margin), env.w_draw(diff, margin)
-        else:
-            v = env.v_win(diff, margin)
-            w = v * (v + (diff - margin))               # w_win, its v_win not worked out twice
+        else:                                           # v_win and w_win, v worked out once
+            x = diff - margin
+            cdf = self.cdf(x)
+            v = (self.pdf(x) / cdf) if cdf else -x
+            w = v * (v + x)
             if not 0 < w < 1:
                 w = env.w_win(diff, margin)             # raises trueskill's FloatingPointError
         denom = (1. - w)
-        return _update_value(var, msg, div_pi / denom, (div_tau + sqrt_pi * v) / denom)
+        pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
+        delta = _delta(var, pi, tau)
+        _update_value(var, msg, pi, tau)
+        return delta
 
 
 def _diff_down(j: int, cells) -> None:
