@@ -49,17 +49,18 @@ class GameSeat(SeatTracker):
             raise ValueError(f"seat {seat} was fed event dicts; it cannot follow a game's tuples")
         self._game = game
         play, clean, pickup, trump, out = self._play, self._clean, self._pickup, self._trump, self._out
+        PLAY, CLEAN, PICKUP, TRUMP, OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT  # noqa: N806 (locals: fast)
         for e in game.events[batch.start:batch.stop]:
             kind = e[0]
-            if kind is ev.PLAY:
+            if kind is PLAY:
                 play(e[1], e[2])
-            elif kind is ev.CLEAN:
+            elif kind is CLEAN:
                 clean(e[2])
-            elif kind is ev.PICKUP:
+            elif kind is PICKUP:
                 pickup(e[1], e[2])
-            elif kind is ev.TRUMP:
+            elif kind is TRUMP:
                 trump(e[1])
-            elif kind is ev.OUT:
+            elif kind is OUT:
                 out(e[1])
             else:
                 handler = getattr(self, "_on_" + kind, None)
