@@ -50,11 +50,10 @@ class InProcessClient:
     """Runs a trusted bot in the referee's own process (no limits, timed only).
 
     It takes its events as event dicts or, from :func:`play_game`, as the
-    game's own tuples (``follows_game``: :class:`arena.game.events.SeatEvents`),
-    which its :class:`~arena.game.follow.GameSeat` reads without the dicts.
+    game's own tuples (:class:`arena.game.events.SeatEvents`), which its
+    :class:`~arena.game.follow.GameSeat` reads without the dicts. (A subclass
+    gets the dicts: it may pass its events on, e.g. to a sandboxed client.)
     """
-
-    follows_game = True
 
     def __init__(self, spec) -> None:
         self.spec = spec
@@ -155,7 +154,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
-    tuples = [getattr(c, "follows_game", False) for c in clients]
+    tuples = [type(c) is InProcessClient for c in clients]
 
     def new_events(seat: int):
         start = sent[seat]
