@@ -55,7 +55,7 @@ class GameSeat(SeatTracker):
             if kind is PLAY:
                 play(e[1], e[2])
             elif kind is CLEAN:
-                clean(e[2])
+                clean(e[1], e[2])
             elif kind is PICKUP:
                 pickup(e[1], e[2])
             elif kind is TRUMP:
@@ -87,6 +87,7 @@ class GameSeat(SeatTracker):
         _SET_DECISION(view, decision)
         _SET_LED(view, self.led if self.led >= 0 else None)
         _SET_TRUMP(view, self.trump if self.trump >= 0 else None)
+        _SET_NEXT_LEADER(view, self._next_leader(decision))
         return view
 
 
@@ -151,12 +152,13 @@ class LazyView(PlayerView):
         return self._eager().__reduce__()
 
 
-_EAGER = ("seat", "legal", "decision", "led_suit", "trump")
-"""The fields :meth:`GameSeat.view` sets at once (cheap, and read by nearly every bot)."""
+_EAGER = ("seat", "legal", "decision", "led_suit", "trump", "next_leader")
+"""The fields :meth:`GameSeat.view` sets at once (cheap scalars, most read by nearly every bot)."""
 if set(_FIELDS) | set(_EAGER) != set(PlayerView.__dataclass_fields__):
     raise TypeError(f"expected a lazy maker for every PlayerView field, got {sorted(_FIELDS)}")
 _NEW = object.__new__
 _SET_FIELD = object.__setattr__
 _GET_SNAPSHOT = LazyView.__dict__["_snapshot"].__get__
 _SET_SNAPSHOT = LazyView.__dict__["_snapshot"].__set__
-_SET_SEAT, _SET_LEGAL, _SET_DECISION, _SET_LED, _SET_TRUMP = (PlayerView.__dict__[f].__set__ for f in _EAGER)
+_SET_SEAT, _SET_LEGAL, _SET_DECISION, _SET_LED, _SET_TRUMP, _SET_NEXT_LEADER = (
+    PlayerView.__dict__[f].__set__ for f in _EAGER)
