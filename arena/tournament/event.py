@@ -122,7 +122,11 @@ class Tournament:
         self.folder = Path(folder)
         self.registry = registry
         check_players(spec, registry)
-        self.games = schedule(spec)
+        fmt = spec.schedule_format()
+        self.games = fmt.games()
+        """Every game, in index order (the order ratings use)."""
+        self.order = fmt.play_order(self.games)
+        """Every game, in the order games are sent to the executor (balanced at any prefix)."""
         self.players = describe_players(registry, player_names(self.games))
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
@@ -193,8 +197,9 @@ class Tournament:
         return found
 
     def pending(self, store: Store) -> list[GameSpec]:
+        """The games not stored yet, in play order."""
         done = store.done()
-        return [g for g in self.games if g.index not in done]
+        return [g for g in self.order if g.index not in done]
 
     def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
         size = max(1, self.spec.batch)
