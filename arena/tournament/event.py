@@ -2,8 +2,10 @@
 
 The coordinator builds the schedule from the spec, skips the games already in
 the store, sends batches of games to an executor (any ``concurrent.futures``
-style object with ``submit``), and writes each returned record to the store in
-its own transaction as it arrives. Ratings are computed later from the store
+style object with ``submit``) in play order, and writes each finished game to
+the store in its own transaction as it arrives: an executor with ``poll``
+streams every game as it finishes (:mod:`arena.tournament.worker`), so a long
+batch is stored game by game, not when it ends. Ratings are computed later from the store
 in game order, so neither parallelism nor a resume changes the tables.
 
 Every tournament folder has its own secret (:mod:`arena.game.seeds`), created with
@@ -30,6 +32,8 @@ from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
 
+POLL_SECONDS = 0.1
+"""How often the coordinator collects the games a streaming executor's workers finished."""
 WAKE_SECONDS = 0.5
 """The longest the coordinator waits for a batch without waking: a Ctrl-C the kernel hands to another
 thread of the process is acted on at the next wake (a wait on a lock is not interrupted by it)."""
@@ -211,9 +215,10 @@ class Tournament:
 
         Refuses (:class:`TournamentError`) to add games to stored ones played
         by another version of a player: the table would mix two bots under one
-        name. Each finished game is stored as its batch comes back. If anything
-        stops the run (Ctrl-C, a worker's refusal), the batches already finished
-        are stored before the exception goes on, so a resume replays only the rest.
+        name. Each finished game is stored as it finishes (as its batch comes
+        back, on an executor that does not stream). If anything stops the run
+        (Ctrl-C, a worker's refusal), the games already finished are stored
+        before the exception goes on, so a resume replays only the rest.
         ``on_progress`` is called at most ten times a second, and once at the end.
         ``watch`` is called with every game stored now; once it returns True no
         more batches are sent (those in flight are still stored): a sequential
@@ -225,7 +230,7 @@ class Tournament:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue))
-            state = _Counter(store.count(), store.fault_count(), store, len(self.games), watch)
+            state = _Counter(store.count(), store.fault_count(), store, self.games, watch)
             try:
                 if queue:
                     store.check_writable()
@@ -239,18 +244,25 @@ class Tournament:
               secret) -> None:
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
+        poll = getattr(executor, "poll", None)  # an executor that streams each game as it finishes
+        if poll is not None:
+            executor.deliver_to(state.store_games)
         try:
             while (queue and not state.stopped) or in_flight:
                 while queue and not state.stopped and len(in_flight) < limit:
                     batch = queue.pop()
                     packed = pack_batch(self.spec, batch, self.players, secret)
                     in_flight[executor.submit(run_packed, packed)] = batch
-                finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS if poll is None else POLL_SECONDS,
+                                   return_when=FIRST_COMPLETED)
+                if poll is not None:
+                    poll()
                 for fut in finished:
-                    state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
+                    in_flight.pop(fut)
+                    state.store_games(unpack_results(fut.result()))
                 tick(state)
         except BaseException:
-            _keep_finished(in_flight, state)
+            _keep_finished(in_flight, state, poll)
             raise
         tick(state, final=True)
 
@@ -263,15 +275,17 @@ class Tournament:
             store.save_players(self.players)
 
 
-def _keep_finished(in_flight: dict, state: "_Counter") -> None:
-    """Store the batches that finished while the run was being stopped; cancel the rest."""
-    for fut, batch in list(in_flight.items()):
-        fut.cancel()
-        if fut.done() and not fut.cancelled() and fut.exception() is None:
-            try:
-                state.store_batch(batch, unpack_results(fut.result()))
-            except Exception:  # the store itself failed: what is stored stays stored
-                return
+def _keep_finished(in_flight: dict, state: "_Counter", poll=None) -> None:
+    """Store the games and batches that finished while the run was being stopped; cancel the rest."""
+    try:
+        if poll is not None:
+            poll()
+        for fut in list(in_flight):
+            fut.cancel()
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                state.store_games(unpack_results(fut.result()))
+    except Exception:  # the store or the stream failed: what is stored stays stored
+        return
 
 
 class _Ticker:
@@ -290,19 +304,26 @@ class _Ticker:
 class _Counter:
     """Stores results and keeps the running figures for the progress display."""
 
-    def __init__(self, done: int, faults: int, store: Store, total: int, watch=None) -> None:
+    def __init__(self, done: int, faults: int, store: Store, games: list[GameSpec], watch=None) -> None:
         self.done, self.faults, self.store, self.watch = done, faults, store, watch
         self.stopped = False
-        self.total, self.start = total, time.perf_counter()
+        self.by_index = {g.index: g for g in games}
+        self.stored_now: set[int] = set()
+        self.total, self.start = len(games), time.perf_counter()
         self.played_now = 0
         self.losses: dict[str, int] = {}
         self.seen: dict[str, int] = {}
 
-    def store_batch(self, batch: list[GameSpec], records: list[dict]) -> None:
-        by_index = {g.index: g for g in batch}
+    def store_games(self, records: list) -> None:
+        """Store each ``(index, record)`` not stored yet (a game streamed comes again with its batch)."""
+        by_index = self.by_index
         for index, record in records:
+            if index in self.stored_now:
+                continue
             faults = sum(len(f) for f in record.get("faults") or [])
-            if self.store.add_game(by_index[index], record):
+            added = self.store.add_game(by_index[index], record)
+            self.stored_now.add(index)
+            if added:
                 self.done += 1
                 self.played_now += 1
                 self.faults += faults
