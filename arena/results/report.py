@@ -33,7 +33,7 @@ from arena.results.errors import ReportError
 from arena.results.report_games import browser_game, pick_games
 from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.store import Store, change_note
 
 MAX_FAULT_LINES = 50
 
@@ -70,7 +70,8 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
     name = spec.get("name") or folder.name
     games, note = _games(store, outs, max_games)
     return {
-        "name": name, "version": __version__, "summary": _summary(spec, outs, table),
+        "name": name, "version": __version__,
+        "summary": _summary(spec, outs, table) + [("code changed", change_note(c)) for c in store.player_changes()],
         "colors": colors, "rows": _rating_rows(table, store.players(), colors),
         "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
                                                  f"{name}: rating by games played")),

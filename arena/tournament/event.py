@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
-from arena.results.store import Store, StoreError, rules_label
+from arena.results.store import Store, StoreError, change_note, rules_label
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
@@ -97,16 +97,23 @@ def check_players(spec: TournamentSpec, registry) -> None:
                 raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
 
 
-def changed_players(store: Store, players: list[dict]) -> list[str]:
-    """One line per player whose version or code differs from the one that played the stored games."""
+def changed_players(store: Store, players: list[dict]) -> list[dict]:
+    """Each player whose version or code differs from the one that played the stored games:
+    ``player``, ``old_version``, ``old_code``, ``new_version``, ``new_code``."""
     stored = {p["name"]: p for p in store.players()}
     out = []
     for p in players:
         old = stored.get(p["name"])
         if old and (old["version"], old["code_hash"]) != (p["version"], p["code_hash"]):
-            out.append(f"player {p['name']!r} is now version {p['version']} (code {p['code_hash']}), but the "
-                       f"stored games were played by version {old['version']} (code {old['code_hash']})")
+            out.append({"player": p["name"], "old_version": old["version"], "old_code": old["code_hash"],
+                        "new_version": p["version"], "new_code": p["code_hash"]})
     return out
+
+
+def change_text(change: dict) -> str:
+    """A change of player as text: who, from which version and code to which."""
+    return (f"player {change['player']!r} is now version {change['new_version']} (code {change['new_code']}), "
+            f"but the stored games were played by version {change['old_version']} (code {change['old_code']})")
 
 
 def _spec_change(stored: dict, spec: TournamentSpec) -> str | None:
@@ -210,12 +217,15 @@ class Tournament:
         return [games[i:i + size] for i in range(0, len(games), size)]
 
     def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
-            max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None) -> Progress:
+            max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None,
+            allow_changed: bool = False) -> Progress:
         """Play every missing game on ``executor``; return the final progress.
 
         Refuses (:class:`TournamentError`) to add games to stored ones played
         by another version of a player: the table would mix two bots under one
-        name. Each finished game is stored as it finishes (as its batch comes
+        name, unless ``allow_changed``: then each change is recorded in the store
+        (:meth:`Store.allow_changes`) and the run goes on with the new code.
+        Each finished game is stored as it finishes (as its batch comes
         back, on an executor that does not stream). If anything stops the run
         (Ctrl-C, a worker's refusal), the games already finished are stored
         before the exception goes on, so a resume replays only the rest.
@@ -229,7 +239,7 @@ class Tournament:
         with Store(self.folder, create=True) as store:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
-            self._check_versions(store, bool(queue))
+            self._check_versions(store, bool(queue), allow_changed)
             state = _Counter(store.count(), store.fault_count(), store, self.games, watch)
             try:
                 if queue:
@@ -266,12 +276,16 @@ class Tournament:
             raise
         tick(state, final=True)
 
-    def _check_versions(self, store: Store, playing: bool) -> None:
-        changed = changed_players(store, self.players) if store.count() else []
+    def _check_versions(self, store: Store, playing: bool, allow_changed: bool = False) -> None:
+        done = store.count()
+        changed = changed_players(store, self.players) if done else []
+        if changed and playing and not allow_changed:
+            raise TournamentError(f"{change_text(changed[0])}; resume with --allow-changed to go on with the new "
+                                  f"code (the change is recorded), or reinstall that version")
         if changed and playing:
-            raise TournamentError(f"{changed[0]}; {self.folder} would mix the two: reinstall that version "
-                                  f"to go on, or start a new tournament (another name)")
-        if not store.count():
+            at = {"after_games": done, "of_games": len(self.games), "time": time.time()}
+            store.allow_changes([{**c, **at} for c in changed], self.players)
+        if not done:
             store.save_players(self.players)
 
 
@@ -354,13 +368,15 @@ def status_lines(t: Tournament) -> list[str]:
         done, faults = store.count(), store.fault_count()
         players = store.players()
         changed = changed_players(store, t.players) if done else []
+        allowed = store.player_changes()
     lines = [f"tournament {t.spec.name} in {t.folder}",
              f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
-    lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]
+    lines += [f"  changed: {change_note(c)}" for c in allowed]
+    lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]
     if done < len(t.games):
         lines.append(f"  resume with: arena tournament resume {t.folder}")
     return lines
