@@ -9,6 +9,7 @@ from arena.plugins.registry import load
 from arena.results.store import Store
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
+from arena.tournament.worker import Worker, running_on
 from support.tournaments import StopAfter
 
 BOT = """
@@ -26,9 +27,15 @@ SPEC = {"name": "edits", "seed": 5, "players": ["edit-bot", "random", "low"], "t
 
 
 def _stop_after(folder, games: int) -> None:
-    """Play ``games`` more games of the folder's tournament in-process, then stop as Ctrl-C does."""
-    with pytest.raises(KeyboardInterrupt):
-        Tournament.open(folder, load()).run(StopAfter(games + 1))
+    """Play ``games`` more games of the folder's tournament in-process, then stop as Ctrl-C does
+    (on a worker of its own: this process's may have loaded the players before the plugin was there)."""
+    registry = load()
+    worker = Worker(registry)
+    try:
+        with running_on(worker), pytest.raises(KeyboardInterrupt):
+            Tournament.open(folder, registry).run(StopAfter(games + 1))
+    finally:
+        worker.close()
 
 
 def test_comment_edit_resumes_code_edit_needs_allow_changed(fake_plugins, tmp_path, capsys):
