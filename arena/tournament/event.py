@@ -16,6 +16,7 @@ unbroken run and no bot can work its deal out from its seed.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -136,11 +137,9 @@ class Tournament:
         self.folder = Path(folder)
         self.registry = registry
         check_players(spec, registry)
-        fmt = spec.schedule_format()
-        self.games = fmt.games()
+        self.format = spec.schedule_format()
+        self.games = self.format.games()
         """Every game, in index order (the order ratings use)."""
-        self.order = fmt.play_order(self.games)
-        """Every game, in the order games are sent to the executor (balanced at any prefix)."""
         self.players = describe_players(registry, player_names(self.games))
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
@@ -209,6 +208,12 @@ class Tournament:
             store.set_meta("secret_check", found.check())
         self.secret = found
         return found
+
+    @functools.cached_property
+    def order(self) -> list[GameSpec]:
+        """Every game, in the order games are sent to the executor (balanced at any prefix;
+        worked out when first needed: status and tables do not need it)."""
+        return self.format.play_order(self.games)
 
     def pending(self, store: Store) -> list[GameSpec]:
         """The games not stored yet, in play order."""
