@@ -108,7 +108,7 @@ def uses(name: str) -> dict[str, Path]:
             continue
         found[current] = Path(spec.origin)
         package = current if spec.submodule_search_locations else current.rpartition(".")[0]
-        todo.extend(m for m in _imports(found[current], package) if m.split(".")[0] == top)
+        todo.extend(_imports(found[current], package, top))
     return found
 
 
@@ -119,8 +119,9 @@ def _find(name: str):
         return None
 
 
-def _imports(path: Path, package: str) -> list[str]:
-    """The modules a file imports (``from M import a``: ``M.a`` when that is a module, else ``M``)."""
+def _imports(path: Path, package: str, top: str) -> list[str]:
+    """The modules of package ``top`` a file imports (``from M import a``: ``M.a`` when that is a
+    module, else ``M``); nothing outside ``top`` is looked up (looking up imports a parent)."""
     try:
         tree = ast.parse(path.read_bytes())
     except (SyntaxError, ValueError):
@@ -128,12 +129,14 @@ def _imports(path: Path, package: str) -> list[str]:
     out: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out += [a.name for a in node.names]
+            out += [a.name for a in node.names if a.name.split(".")[0] == top]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(p for p in (*parts, base) if p)
+            if base.split(".")[0] != top:
+                continue
             for a in node.names:
                 sub = f"{base}.{a.name}"
                 out.append(sub if a.name != "*" and _find(sub) is not None else base)
