@@ -25,6 +25,8 @@ from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch  # 
 from arena.sandbox.processes import descendants  # noqa: E402
 from support.processes import all_gone, wait_for  # noqa: E402
 
+pytestmark = pytest.mark.long
+
 PLAYERS = ["heuristic", "random", "low", "high"]
 SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "seed": 7}
 """48 games in 12 batches."""
