@@ -214,7 +214,12 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
         registry.problems += [PluginProblem(printable(name), message) for name, message in bad]
         reports = discovery.discover(found, timeout) if found else {}
         for candidate in found:
-            _add_discovered(registry, candidate, reports[candidate.name], offered)
+            specs, presets, problems = discovered_players(candidate, reports[candidate.name])
+            registry.problems += [PluginProblem(candidate.name, message) for message in problems]
+            for spec in specs:
+                offered.setdefault(spec.name, []).append(candidate.name)
+                registry.players.setdefault(spec.name, spec)
+            _register_presets(registry, candidate.name, presets)
     for name, plugins in offered.items():
         if len(plugins) > 1:
             _report_duplicate(registry, name, plugins)
@@ -352,17 +357,8 @@ def _call_presets_hook(impl, problems: list) -> list:
 
 
 # ---------------------------------------------------- third-party, harness side
-OBSERVER_IGNORED = "implements arena_game_finished, which is never called for a third-party plugin (no code of one runs in the harness)"
-
-
-def _add_discovered(registry: Registry, candidate: discovery.Candidate, report: dict,
-                    offered: dict[str, list[str]]) -> None:
-    specs, presets, problems = discovered_players(candidate, report)
-    registry.problems += [PluginProblem(candidate.name, message) for message in problems]
-    for spec in specs:
-        offered.setdefault(spec.name, []).append(candidate.name)
-        registry.players.setdefault(spec.name, spec)
-    _register_presets(registry, candidate.name, presets)
+OBSERVER_IGNORED = ("implements arena_game_finished, which is never called for a third-party plugin "
+                    "(no code of one runs in the harness)")
 
 
 def discovered_players(candidate: discovery.Candidate, report: dict) -> tuple[list[PlayerSpec], list, list[str]]:
