@@ -71,6 +71,7 @@ SETUP = [
     (r"^arena compare new old", "new-old"),  # the docs' new and old: two scaffolded bots of those names
     (r"results/compare-new-old\b", "compare-new-old"),
     (r"^arena ladder (?!create).*ladders/club\b", "club"),
+    (r"^arena ladder .*ladders/club.*\bmy-bot-v1\b", "club-bot"),
 ]
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
@@ -177,6 +178,13 @@ class Workspace:
             if (self.root / "results" / need).exists():  # an earlier `arena compare new old ...` made it
                 return
         if need == "club" and (self.root / "ladders" / "club").exists():  # the docs' own create made it
+            self.made.add(need)
+            return
+        if need == "club-bot":  # my-bot submitted to the ladder (unless the docs' own submit did it)
+            self.ensure("club")
+            self.ensure("my-bot")
+            if not (self.root / "ladders" / "club" / "plugins" / "my-bot-v1").exists():
+                _check(self.run("arena ladder submit ladders/club ~/bots/my-bot"), "submit my-bot")
             self.made.add(need)
             return
         if need in EVENTS:
