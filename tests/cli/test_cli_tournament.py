@@ -137,6 +137,40 @@ def test_batch_flag(capsys, event, tmp_path):
     assert code == 0, err
 
 
+def test_live_table_every_n_games_and_a_line_per_game(capsys, event, tmp_path):
+    """--interval 7g: the rating table so far after 7 and 14 games (on stderr); --log-games: a line per game
+    with its number, seats, Bhabhi and faults; stdout holds only the final table."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
+                         "--interval", "7g", "--log-games")
+    assert code == 0, err
+    lines = err.splitlines()
+    logged = [line for line in lines if line.startswith("game ")]
+    assert sorted(int(line.split()[1]) for line in logged) == list(range(TINY_GAMES))
+    assert any(line.startswith("game 0 rr-0-3p-0000-d0-r0: seats ") for line in logged)
+    assert all("; Bhabhi " in line and line.endswith("; faults none") for line in logged)
+    assert [line for line in lines if line.endswith(" games") and line[0].isdigit()] == ["7 games", "14 games"]
+    assert lines.index("7 games") == lines.index(logged[6]) + 1  # the table comes right after the 7th game
+    assert out.startswith(f"{TINY_GAMES} games\n") and "game " not in out
+
+
+def test_resume_has_the_live_table_too(capsys, done, tmp_path):
+    """resume takes --interval and --log-games: a line per game it plays; -q drops the tables, not the lines."""
+    import shutil
+    import sqlite3
+    copy = tmp_path / "tiny"
+    shutil.copytree(done, copy)
+    with sqlite3.connect(copy / "results.sqlite") as db:
+        db.execute("DELETE FROM seats WHERE idx >= 10")
+        db.execute("DELETE FROM games WHERE idx >= 10")
+    code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1", "--interval", "1g",
+                         "--log-games")
+    logged = [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")]
+    assert code == 0 and sorted(logged) == [f"game {i} rr-1-4p-0000-d0-r{i - 10}" for i in range(10, TINY_GAMES)]
+    assert "rank" not in err
+    one_error_line(*run(capsys, "tournament", "resume", done, "--interval", "often"),
+                   "--interval expects seconds or games with a g")
+
+
 # ------------------------------------------------------------- resume and status
 def test_resume_finished_and_status(capsys, done):
     """resume of a finished tournament plays nothing; status reports it complete without a resume hint."""
