@@ -56,6 +56,8 @@ def compare(
     beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
     games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
     seed: int = typer.Option(1, "--seed", help="Seed of the schedule."),
+    deals: Optional[Path] = typer.Option(None, "--deals", help="A deal book: play its deals (each once, in "
+                                         "order) instead of seeded ones; --games is then not used."),
     name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
@@ -84,6 +86,8 @@ def compare(
                 "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
         if name is not None:
             keys["name"] = name
+        if deals is not None:
+            keys["book"] = str(deals)
         spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
         comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
     _run(comparison, jobs, live)

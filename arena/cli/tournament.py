@@ -38,7 +38,8 @@ def run(
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
     format_: Optional[str] = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
-    deals: Optional[int] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation), "
+                                        "or a deal book's file (one deal a line; docs/tournaments.md)."),
     budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
     house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
     decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
@@ -67,6 +68,7 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Run a tournament and print its rating table."""
+    deals = int(deals) if deals is not None and deals.strip().isdigit() else deals
     flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,

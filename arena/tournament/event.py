@@ -25,6 +25,7 @@ from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
 from arena.results.store import Store, StoreError, rules_label
+from arena.tournament.book import with_book
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
@@ -57,8 +58,9 @@ class Progress:
 
 
 def schedule(spec: TournamentSpec) -> list[GameSpec]:
-    """Every game of the tournament, in order."""
-    return spec.schedule_format().games()
+    """Every game of the tournament, in order (each with its deal book's deal, if it has a book)."""
+    games = spec.schedule_format().games()
+    return games if spec.deal_book is None else with_book(games, spec.deal_book)
 
 
 def player_names(games: Iterable[GameSpec]) -> list[str]:
