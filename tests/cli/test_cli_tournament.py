@@ -7,6 +7,8 @@ players only, serially (``--jobs 1``) unless a test is about the pool.
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,16 @@ def done(tmp_path_factory) -> Path:
     finally:
         mp.undo()
     return root / "tiny"
+
+
+def copy_without(done: Path, tmp_path: Path, first: int) -> Path:
+    """A copy of the finished folder without its games from ``first`` on (as if killed there)."""
+    copy = tmp_path / "tiny"
+    shutil.copytree(done, copy)
+    with sqlite3.connect(copy / "results.sqlite") as db:
+        db.execute("DELETE FROM seats WHERE idx >= ?", (first,))
+        db.execute("DELETE FROM games WHERE idx >= ?", (first,))
+    return copy
 
 
 # ------------------------------------------------------------- run
@@ -155,13 +167,7 @@ def test_live_table_every_n_games_and_a_line_per_game(capsys, event, tmp_path):
 
 def test_resume_has_the_live_table_too(capsys, done, tmp_path):
     """resume takes --interval and --log-games: a line per game it plays; -q drops the tables, not the lines."""
-    import shutil
-    import sqlite3
-    copy = tmp_path / "tiny"
-    shutil.copytree(done, copy)
-    with sqlite3.connect(copy / "results.sqlite") as db:
-        db.execute("DELETE FROM seats WHERE idx >= 10")
-        db.execute("DELETE FROM games WHERE idx >= 10")
+    copy = copy_without(done, tmp_path, 10)
     code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1", "--interval", "1g",
                          "--log-games")
     logged = [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")]
@@ -186,13 +192,7 @@ def test_resume_finished_and_status(capsys, done):
 
 def test_resume_plays_the_missing_games(capsys, done, tmp_path):
     """Games deleted from a copy are played again by resume, giving the same records."""
-    import shutil
-    import sqlite3
-    copy = tmp_path / "tiny"
-    shutil.copytree(done, copy)
-    with sqlite3.connect(copy / "results.sqlite") as db:
-        db.execute("DELETE FROM seats WHERE idx >= 8")
-        db.execute("DELETE FROM games WHERE idx >= 8")
+    copy = copy_without(done, tmp_path, 8)
     code, out, err = run(capsys, "tournament", "status", copy)
     assert f"games: 8 of {TINY_GAMES}" in out and f"resume with: arena tournament resume {copy}" in out
     code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1")
@@ -253,7 +253,7 @@ ERRORS = [
     (["tournament", "run", "--players", "low,high,low"], ["command line: key 'players'", "listed twice"]),
     (["tournament", "run", "--players", "low,high", "--table-sizes", "6"],
      ["command line: key 'table_sizes'", "table size 6 needs 6 distinct players", "e.g. random,low#2,high#2,random#2"]),
-    (["tournament", "run", "{event}", "--deals", "x"], ["--deals", "integer"]),
+    (["tournament", "run", "{event}", "--deals", "x"], ["key 'deals'", "deal book", "x: no such file"]),
     (["tournament", "run", "{event}", "--bogus"], ["No such option: --bogus"]),
     (["tournament", "resume", "{tmp}/none"], ["no results database in"]),
     (["tournament", "status", "{tmp}/none"], ["no results database in"]),
