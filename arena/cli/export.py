@@ -70,6 +70,7 @@ def _to_file(lines: Iterator[str], output: Path) -> int:
             for line in lines:
                 f.write(line + "\n")
                 count += 1
+        os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file (mkstemp makes it 0600)
         os.replace(tmp, target)
     except OSError as exc:
         raise UserError(f"cannot write {output}: {exc.strerror or exc}") from None
@@ -77,6 +78,12 @@ def _to_file(lines: Iterator[str], output: Path) -> int:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return count
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _to_stdout(lines: Iterator[str]) -> None:
