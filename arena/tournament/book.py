@@ -52,7 +52,8 @@ def read_book(path: str | Path, where: str) -> Book:
                 if text:
                     deals.append((number, parse_line(text)))
     except FileNotFoundError:
-        raise ConfigError(f"{name}: no such file") from None
+        raise ConfigError(f"{name}: no such file (deals is a whole number of deals per table, or the path of "
+                          f"a deal book)") from None
     except IsADirectoryError:
         raise ConfigError(f"{name}: is a folder, expected a file of deals, one JSON object a line") from None
     except OSError as exc:

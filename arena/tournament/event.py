@@ -335,6 +335,8 @@ def status_lines(t: Tournament) -> list[str]:
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
+    if t.spec.book:
+        lines.append(f"  deals: from the deal book {t.spec.book}, {t.spec.deals} per table")
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
     lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]
     if done < len(t.games):

@@ -16,7 +16,7 @@ from arena.results.paired import CompareTest
 from arena.results.store import Store
 from arena.tournament.compare import Comparison, compare_spec, field_for
 from arena.tournament.errors import ConfigError, TournamentError
-from arena.tournament.event import Tournament, schedule
+from arena.tournament.event import Tournament, schedule, status_lines
 from arena.tournament.executors import SerialExecutor
 from arena.tournament.spec import spec_from_dict
 
@@ -87,6 +87,20 @@ def test_a_book_event_run_twice_gives_identical_records_and_resumes(first, regis
     t = Tournament.open(tmp_path / "y" / "b", registry)
     t.run(SerialExecutor(registry))
     assert records(tmp_path / "y" / "b") == once
+
+
+def test_a_book_of_positions_plays_each_in_every_rotation(registry, tmp_path):
+    """A position line: the players rotate round its seats; every record starts at it and replays."""
+    path = tmp_path / "positions.jsonl"
+    path.write_text(json.dumps({"players": 3, "hands": [["AS", "2C", "3C"], ["KS", "4D"], ["3D", "QH"]],
+                                "leader": 0, "discard": []}) + "\n")
+    stored = play({**EVENT, "name": "p", "table_sizes": [3], "deals": str(path)}, tmp_path / "p", registry)
+    assert len(stored) == 3 and len({tuple(r["names"]) for _, r in stored}) == 3
+    for _, r in stored:
+        assert r["start"]["leader"] == 0 and r["start"]["hands"][1] == ["4D", "KS"]  # in hand order
+        assert Game.from_record(r).result.to_dict() == r["result"]
+    t = Tournament.open(tmp_path / "p", registry)
+    assert f"  deals: from the deal book {path}, 1 per table" in status_lines(t)
 
 
 def test_a_changed_book_is_refused_on_resume(first, registry, tmp_path):
