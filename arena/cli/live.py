@@ -8,10 +8,12 @@ lines with :func:`game_line`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from arena.cli.errors import UserError
 
+_INTERVAL = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)([sg]?)$")
 INTERVAL_HELP = "every N seconds (10 or 10s), or every N games stored with a g (200g)"
 
 
@@ -25,13 +27,10 @@ class Interval:
     @classmethod
     def parse(cls, text: str) -> "Interval":
         """``"10"`` or ``"10s"``: seconds; ``"200g"``: games. Anything else is a one-line UserError."""
-        value = text.strip().lower()
-        by_games = value.endswith("g")
-        try:
-            every = float(value.rstrip("gs"))
-        except ValueError:
-            raise UserError(f"--interval expects seconds or games with a g, e.g. 10, 10s or 200g "
-                            f"(got {text!r})") from None
+        found = _INTERVAL.match(text.strip().lower())
+        if found is None:
+            raise UserError(f"--interval expects seconds or games with a g, e.g. 10, 10s or 200g (got {text!r})")
+        every, by_games = float(found[1]), found[2] == "g"
         if not every > 0 or (by_games and every != int(every)):
             raise UserError(f"--interval must be above 0 (whole games with a g), e.g. 10 or 200g (got {text!r})")
         return cls(every, by_games)
