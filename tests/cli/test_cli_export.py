@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.cli import run
-
-from arena.cli.app import main
-from arena.plugins.registry import DISABLE_ENV
+from support.cli import played, run
 
 pytestmark = pytest.mark.usefixtures("builtin_players_only")
 
@@ -22,15 +19,7 @@ deals = 3
 
 @pytest.fixture(scope="module")
 def first(tmp_path_factory):
-    root = tmp_path_factory.mktemp("export")
-    (root / "first.toml").write_text(EVENT)
-    mp = pytest.MonkeyPatch()
-    mp.setenv(DISABLE_ENV, "1")
-    try:
-        assert main(["tournament", "run", str(root / "first.toml"), "--results", str(root), "-q", "-j", "1"]) == 0
-    finally:
-        mp.undo()
-    return root
+    return played(tmp_path_factory.mktemp("export"), "first", EVENT).parent
 
 
 def test_export_to_stdout_and_to_a_file(capsys, first):

@@ -15,9 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena import Game
-from arena.cli.app import app, main
-from arena.plugins.registry import DISABLE_ENV
-from support.cli import run
+from arena.cli.app import app
+from support.cli import played, run
 
 QUICK = """# a small test event
 name = "tiny"
@@ -53,15 +52,7 @@ def event(tmp_path) -> Path:
 @pytest.fixture(scope="module")
 def done(tmp_path_factory) -> Path:
     """A finished results folder of the tiny event (made through the CLI)."""
-    root = tmp_path_factory.mktemp("cli")
-    (root / "tiny.toml").write_text(QUICK)
-    mp = pytest.MonkeyPatch()
-    mp.setenv(DISABLE_ENV, "1")
-    try:
-        assert main(["tournament", "run", str(root / "tiny.toml"), "--results", str(root), "-q", "--jobs", "1"]) == 0
-    finally:
-        mp.undo()
-    return root / "tiny"
+    return played(tmp_path_factory.mktemp("cli"), "tiny", QUICK)
 
 
 def copy_without(done: Path, tmp_path: Path, first: int) -> Path:
