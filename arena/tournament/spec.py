@@ -124,6 +124,8 @@ def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
 
 
 _NOT_SPEC = ("source", "presets", "deal_book")
+BOOK_KEYS = ("book", "book_sha256")
+"""Keys the spec stores for ``deals = "FILE"`` (its flag is ``--deals FILE``), read back on resume."""
 _TOP_KEYS = {f.name for f in fields(TournamentSpec) if f.name not in _NOT_SPEC} | {"ratings", "fault_policy", "max_faults"}
 _LIMIT_KEYS = {f.name for f in fields(LimitsSpec)}
 
