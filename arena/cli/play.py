@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from arena.cli.errors import UserError
+from arena.cli.logs import log_lines
 from arena.cli.options import SECRET_HELP, seats as parse_seats, secret_from as read_secret_from
 from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
@@ -33,17 +34,24 @@ def play(
     sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
     secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
+    show_logs: bool = typer.Option(True, "--logs/--no-logs",
+                                   help="After the game, print what each bot printed (stdout, stderr) and its "
+                                        "faults' tracebacks (to stderr with --json)."),
 ) -> None:
-    """Play one game and print it trick by trick (or its record with --json)."""
+    """Play one game and print it trick by trick (or its record with --json), then each bot's output."""
     s = session(ctx)
     reg = s.registry
     if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in parse_seats(seats))):
         sandbox_warning()
     record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox,
                       secret=read_secret_from(secret_from))
+    output = record.pop("logs", None) or []
     for problem in reg.notify_game_finished(record):
         err(f"warning: {problem}")
     _show(record, as_json)
+    if show_logs:
+        for line in log_lines(record["names"], dict(enumerate(output))):
+            (err if as_json else out)(line)
 
 
 @app.command()
