@@ -115,6 +115,9 @@ def resume(
                                            "(default: only at the end)."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+    allow_changed: bool = typer.Option(
+        False, "--allow-changed", help="Go on although a player's code changed since the stored games; the "
+        "change (player, old and new code, games stored) is recorded and shown by status and the report."),
 ) -> None:
     """Play only the games a stopped tournament is missing, then print its table."""
     live = _Live(interval, log_games)
@@ -122,7 +125,7 @@ def resume(
     if backend is not None or scheduler is not None:
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
-    _play(t, quiet, table_format, wide, jobs, live)
+    _play(t, quiet, table_format, wide, jobs, allow_changed, live)
 
 
 @app.command("status")
@@ -133,7 +136,7 @@ def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tour
 
 
 def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None,
-          live: "_Live | None" = None) -> None:
+          allow_changed: bool = False, live: "_Live | None" = None) -> None:
     """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt)  # before the games, not after
@@ -150,7 +153,7 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
         display = LiveProgress(quiet, len(t.games), len(t.games) - missing)
         with display as show:
             live.start(t, display)
-            t.run(executor, on_progress=live.progress(show), watch=live.game)
+            t.run(executor, on_progress=live.progress(show), watch=live.game, allow_changed=allow_changed)
         failed = False
     except KeyboardInterrupt:
         interrupted = True

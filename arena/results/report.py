@@ -34,7 +34,7 @@ from arena.results.report_games import browser_game, pick_games
 from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.report_logs import logged_seats, pack_logs
-from arena.results.store import Store
+from arena.results.store import Store, change_note
 
 MAX_FAULT_LINES = 50
 
@@ -73,7 +73,8 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
     faults = _faults(store, outs, order, logged)
     games, note = _games(store, outs, max_games, logged, [f["game"] for f in faults["details"] if f["log"]])
     return {
-        "name": name, "version": __version__, "summary": _summary(spec, outs, table),
+        "name": name, "version": __version__,
+        "summary": _summary(spec, outs, table) + [("code changed", change_note(c)) for c in store.player_changes()],
         "colors": colors, "rows": _rating_rows(table, store.players(), colors),
         "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
                                                  f"{name}: rating by games played")),

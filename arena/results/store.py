@@ -2,7 +2,8 @@
 
 WAL journal, one transaction per finished game, so a crash (even ``kill -9``)
 loses at most the games that were still being played. Holds the tournament
-spec, each player's name, version and code hash, every game's record (the
+spec, each player's name, version and code hash (and, in meta
+``player_changes``, every change of one allowed by ``--allow-changed``), every game's record (the
 engine's JSON), faults, and per-seat decision timings summarised per game:
 the number of decisions, the median and largest CPU and wall time of one, and
 the number of play decisions with their CPU time in total (``plays``,
@@ -40,7 +41,7 @@ from arena.game.status import FAULT_KINDS
 from arena.results import store_logs
 from arena.results.store_check import RECOVER, StoreError, check_database, check_file, storage_error
 
-__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "create_database", "rules_label"]
+__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "change_note", "create_database", "rules_label"]
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = 1
@@ -147,9 +148,25 @@ class Store:
     @_guarded
     def save_players(self, players: list[dict]) -> None:
         with self._transaction():
-            for p in players:
-                self.db.execute("INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)",
-                                (p["name"], p.get("plugin"), p.get("version"), p.get("code_hash")))
+            self._put_players(players)
+
+    def _put_players(self, players: list[dict]) -> None:
+        for p in players:
+            self.db.execute("INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)",
+                            (p["name"], p.get("plugin"), p.get("version"), p.get("code_hash")))
+
+    @_guarded
+    def allow_changes(self, changes: list[dict], players: list[dict]) -> None:
+        """Add ``changes`` to the meta list ``player_changes`` and store ``players`` as the versions
+        that play from now on, in one transaction (``arena tournament resume --allow-changed``)."""
+        with self._transaction():
+            log = self.meta("player_changes", []) + changes
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", ("player_changes", json.dumps(log)))
+            self._put_players(players)
+
+    def player_changes(self) -> list[dict]:
+        """Every change of a player allowed during the tournament, oldest first."""
+        return self.meta("player_changes", [])
 
     @_guarded
     def players(self) -> list[dict]:
@@ -373,6 +390,13 @@ def _record_text(record: dict) -> str:
         return orjson.dumps(record).decode()
     except TypeError:  # e.g. an integer beyond 64 bits
         return json.dumps(record, separators=(",", ":"))
+
+
+def change_note(change: dict) -> str:
+    """A change of player recorded by :meth:`Store.allow_changes`, as one line: who, when, which code."""
+    return (f"player {change['player']} after {change['after_games']} of {change['of_games']} games: "
+            f"version {change['old_version']} (code {change['old_code']}) -> "
+            f"version {change['new_version']} (code {change['new_code']}), allowed by --allow-changed")
 
 
 def rules_label(rules: dict) -> str:
