@@ -44,11 +44,10 @@ def create(
     suspend_faults: int = typer.Option(SUSPEND_FAULTS, "--suspend-faults", min=1,
                                        help="Faults (over all its games) after which a bot is suspended."),
     sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default: built-ins in-process) or always."),
-    batch: Optional[int] = typer.Option(None, "--batch", help="Unused by a ladder (a round is one batch)."),
 ) -> None:
     """Make a ladder: its own results database (as a tournament's), secret and plugin folder."""
     chosen = spec_overrides(rules=rules, table_sizes=table_sizes, house=house)
-    extra = spec_overrides(max_faults=max_faults, sandbox=sandbox, batch=batch)
+    extra = spec_overrides(max_faults=max_faults, sandbox=sandbox)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     ladder = Ladder.create(folder, session(ctx).registry, rules=chosen["rules"], table_sizes=chosen["table_sizes"],
                            house=chosen["house"], seed=seed, extra={**extra, "limits": limits},
