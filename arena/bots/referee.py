@@ -128,13 +128,17 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any,
 
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
-              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, **extra) -> dict:
+              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, match=None,
+              **extra) -> dict:
     """Play one game to the end and return its record (with faults, timings and bot seeds).
 
     ``bot_seeds`` are the seeds each seat's bot is built with; the harness
     derives them with a secret (:mod:`arena.game.seeds`). Without them the open
     :func:`~arena.game.seeds.open_bot_seed` is used, which anyone who knows
     ``seed`` can compute: fit only for trusted in-process players.
+    ``match`` (a :class:`~arena.game.match.MatchView`) makes the game a hand of a
+    match: every seat is sent its ``match`` event first (``view.match``) and
+    the record keeps it under ``match``.
     """
     game = Game.deal(rules, len(clients), seed, dealer)
     names = list(names) if names is not None else [c.name for c in clients]
@@ -148,8 +152,11 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         sent[seat] = len(game.events)
         return events
 
+    preamble = [match.to_event()] if match is not None else []
+    if match is not None:
+        extra["match"] = match.to_dict()
     for seat, client in enumerate(clients):
-        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + new_events(seat), deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
     while game.current is not None:

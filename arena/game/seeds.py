@@ -253,3 +253,13 @@ def user_secret() -> Secret:
         raise SeedError(f"cannot create {path.parent} for the arena's secret ({exc.strerror or exc}); "
                         f"set XDG_DATA_HOME or give a secret with --secret-from FILE") from None
     return write_secret(path, Secret.generate())
+
+
+def match_hand_seed(deal_seed: int, hand: int) -> int:
+    """The engine seed of hand ``hand`` (0, 1, ...) of a match whose deal seed is ``deal_seed``.
+
+    Open from the match's seed, which is itself keyed (:func:`tournament_deal`,
+    :func:`play_seeds`), so a bot still cannot compute a hand's cards. Every
+    rotation of a match has the same deal seed, so the same hands in the same order.
+    """
+    return derive_seed(deal_seed, "match-hand", hand)

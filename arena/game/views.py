@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
+from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.tables import held_order
 
@@ -37,7 +38,9 @@ class PlayerView:
     ``history`` holds this seat's events as JSON-ready dicts (the game-record
     schema, filtered: hidden draws have ``card: None``, others' takes only a
     ``count``). The helper methods answer what bot authors would otherwise all
-    compute themselves from it.
+    compute themselves from it. ``match`` is the match score before this hand
+    (:class:`arena.game.match.MatchView`: hand number, totals, Bhabhis, dealer;
+    public) when the game is a hand of a match, else None.
     """
 
     seat: int
@@ -60,6 +63,7 @@ class PlayerView:
     void_masks: tuple[int, ...]
     pile_mask: int
     hidden_draws: tuple[int, ...]
+    match: MatchView | None = None
 
     # ---------------------------------------------------------------- helpers
     def unseen(self) -> tuple[Card, ...]:
@@ -147,6 +151,7 @@ class SeatTracker:
         self.hidden = [0] * players
         self.history: list[dict] = []
         self.seen_events = 0
+        self.match: MatchView | None = None
 
     def feed_many(self, events) -> None:
         for e in events:
@@ -266,6 +271,9 @@ class SeatTracker:
         if t == self.seat:
             self.hand = 0
 
+    def _on_match(self, e: dict) -> None:
+        self.match = MatchView.from_event(e)
+
     def _on_out(self, e: dict) -> None:
         s = e["seat"]
         self.active[s] = False
@@ -284,7 +292,7 @@ class SeatTracker:
             hand_sizes=tuple(self.sizes), out=tuple(self.out), history=tuple(self.history),
             time_left=time_left, first_trick=self.first_trick, active=tuple(self.active),
             seen_mask=self.seen, known_masks=tuple(known), void_masks=tuple(self.voids),
-            pile_mask=self.pile, hidden_draws=tuple(self.hidden),
+            pile_mask=self.pile, hidden_draws=tuple(self.hidden), match=self.match,
         )
 
 
