@@ -14,7 +14,10 @@ from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
 from arena.game.display import describe
 from arena.game.engine import Game
-from arena.plugins.runner import play_one
+from arena.game.match import MatchRules
+from arena.game.match_display import describe_match, hand_lines, result_lines
+from arena.game.match_record import is_match_record, replay_match
+from arena.plugins.runner import play_match_one, play_one
 from arena.results.store import Store
 
 app = typer.Typer()
@@ -33,12 +36,21 @@ def play(
     sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
     secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
+    match: Optional[int] = typer.Option(None, "--match", metavar="POINTS",
+                                        help="Play a match to POINTS penalty points, hand by hand (docs/rules.md)."),
+    match_score: str = typer.Option("places", "--match-score",
+                                    help="How a match's hands score: places (0/1/2/3) or cards (the Bhabhi's)."),
 ) -> None:
-    """Play one game and print it trick by trick (or its record with --json)."""
+    """Play one game and print it trick by trick (or its record with --json); --match 6 plays a match."""
     s = session(ctx)
     reg = s.registry
+    match_rules = MatchRules(match, match_score) if match is not None else None
     if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in parse_seats(seats))):
         sandbox_warning()
+    if match_rules is not None:
+        _play_match(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, secret_from,
+                    match_rules, as_json)
+        return
     record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox,
                       secret=read_secret_from(secret_from))
     for problem in reg.notify_game_finished(record):
@@ -63,8 +75,33 @@ def replay(
             raise UserError("give the game number or id to replay, e.g. arena replay results/quick 0")
         with Store(folder) as store:
             record = store.record(game)
-    Game.from_record(record)
+    if is_match_record(record):
+        replay_match(record)
+        if not as_json:
+            for line in describe_match(record):
+                out(line)
+            return
+    else:
+        Game.from_record(record)
     _show(record, as_json)
+
+
+def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json) -> None:
+    """``arena play --match``: each hand printed as it ends, with the running score, then the standings."""
+    def shown(hand: dict, state) -> None:
+        for problem in reg.notify_game_finished(hand):
+            err(f"warning: {problem}")
+        if not as_json:
+            for line in hand_lines(hand, match_rules.score) + [""]:
+                out(line)
+
+    record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox,
+                            secret=read_secret_from(secret_from), on_hand=shown)
+    if as_json:
+        out(json.dumps(record, indent=1))
+        return
+    for line in result_lines(record):
+        out(line)
 
 
 def _show(record: dict, as_json: bool) -> None:

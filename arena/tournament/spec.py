@@ -20,6 +20,7 @@ from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
 from arena.tournament.formats.base import DEFAULT_HOUSE
+from arena.tournament.match_spec import match_keys
 
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
@@ -49,6 +50,10 @@ class TournamentSpec:
     draw_probability: float = 0.001
     backend: str = "local"
     scheduler: str | None = None
+    match_points: int | None = None
+    """With it, each unit is a match to this many penalty points (:mod:`arena.tournament.match_spec`)."""
+    match_score: str | None = None
+    """How a match's hands score: ``places`` (None: the default) or ``cards``."""
     source: str = field(default="tournament", compare=False, repr=False)
     """Where the spec came from (a file name, "command line"), for messages; not part of the spec."""
     presets: Presets = field(default=PRESETS, compare=False, repr=False)
@@ -169,7 +174,7 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         sandbox=_sandbox(data, where), batch=_int(data, "batch", where, 8, lo=1),
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
-        source=where, presets=presets,
+        source=where, presets=presets, **match_keys(data, where),
     )
     return _cross_check(spec, where, house_given="house" in data)
 
