@@ -18,6 +18,7 @@ from arena.game.match import MatchRules
 from arena.game.match_display import describe_match, hand_lines, result_lines
 from arena.game.match_record import is_match_record, replay_match
 from arena.plugins.runner import play_match_one, play_one
+from arena.results.match_store import stored_match
 from arena.results.store import Store
 
 app = typer.Typer()
@@ -63,9 +64,16 @@ def replay(
     folder: Path = typer.Argument(..., help="A tournament's results folder, or a game record .json file."),
     game: Optional[str] = typer.Argument(None, help="Game number or game id (for a results folder)."),
     as_json: bool = typer.Option(False, "--json", help="Print the record as JSON."),
+    match: Optional[str] = typer.Option(None, "--match", metavar="MATCH",
+                                        help="Replay a whole stored match: its number or match id."),
 ) -> None:
-    """Replay a stored game exactly (checking every step) and print it trick by trick."""
-    if folder.is_file():
+    """Replay a stored game (or a whole match) exactly, checking every step, and print it trick by trick."""
+    if match is not None:
+        if folder.is_file() or game is not None:
+            raise UserError("--match replays a match of a results folder: arena replay FOLDER --match MATCH")
+        with Store(folder) as store:
+            record = stored_match(store, match)
+    elif folder.is_file():
         try:
             record = json.loads(folder.read_text())
         except ValueError as exc:

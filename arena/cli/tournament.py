@@ -18,6 +18,7 @@ from arena.results.standings import check_format, ratings_text
 from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
+from arena.tournament.match_run import stored_units
 from arena.tournament.formats import FORMATS
 from arena.tournament.spec import load_spec, spec_from_dict
 
@@ -141,9 +142,9 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     finally:
         executor.shutdown(cancel=failed)
     with Store(t.folder) as store:
-        done = store.count()
+        done = len(stored_units(store, t.spec))
         if interrupted:
-            typer.echo(f"stopped: {done} of {len(t.games)} games are stored; "
+            typer.echo(f"stopped: {done} of {len(t.games)} {'matches' if t.spec.match_points else 'games'} are stored; "
                        f"continue with `arena tournament resume {t.folder}`", err=True)
         out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:

@@ -26,6 +26,8 @@ from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
 from arena.results.store import Store, StoreError, rules_label
 from arena.tournament.errors import ConfigError, TournamentError
+from arena.tournament.match_run import store_unit, stored_units, unit_games
+from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
@@ -193,7 +195,7 @@ class Tournament:
         return found
 
     def pending(self, store: Store) -> list[GameSpec]:
-        done = store.done()
+        done = stored_units(store, self.spec)
         return [g for g in self.games if g.index not in done]
 
     def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
@@ -220,7 +222,8 @@ class Tournament:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue))
-            state = _Counter(store.count(), store.fault_count(), store, len(self.games), watch)
+            state = _Counter(len(stored_units(store, self.spec)), store.fault_count(), store, len(self.games),
+                             watch)
             try:
                 if queue:
                     store.check_writable()
@@ -296,12 +299,14 @@ class _Counter:
     def store_batch(self, batch: list[GameSpec], records: list[dict]) -> None:
         by_index = {g.index: g for g in batch}
         for index, record in records:
-            faults = sum(len(f) for f in record.get("faults") or [])
-            if self.store.add_game(by_index[index], record):
+            games = unit_games(record)
+            faults = sum(len(f) for g in games for f in g.get("faults") or [])
+            if store_unit(self.store, by_index[index], record):
                 self.done += 1
                 self.played_now += 1
                 self.faults += faults
-                self._tally(record)
+                for game in games:
+                    self._tally(game)
                 if self.watch is not None and self.watch(by_index[index], record):
                     self.stopped = True
 
@@ -325,11 +330,12 @@ class _Counter:
 def status_lines(t: Tournament) -> list[str]:
     """A short account of a tournament's progress."""
     with Store(t.folder) as store:
-        done, faults = store.count(), store.fault_count()
+        done, faults = len(stored_units(store, t.spec)), store.fault_count()
         players = store.players()
-        changed = changed_players(store, t.players) if done else []
+        changed = changed_players(store, t.players) if store.count() else []
+    unit = "matches" if match_rules(t.spec) is not None else "games"
     lines = [f"tournament {t.spec.name} in {t.folder}",
-             f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
+             f"  {unit}: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]

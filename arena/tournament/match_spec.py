@@ -37,7 +37,8 @@ def match_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def match_rules(spec) -> MatchRules | None:
-    """The :class:`MatchRules` of a spec (any object with the two keys), or None for single games."""
-    if getattr(spec, "match_points", None) is None:
+    """The :class:`MatchRules` of a spec (a TournamentSpec or its dict), or None for single games."""
+    data = spec if isinstance(spec, dict) else {k: getattr(spec, k, None) for k in MATCH_KEYS}
+    if data.get("match_points") is None:
         return None
-    return MatchRules(spec.match_points, getattr(spec, "match_score", None) or SCORES[0])
+    return MatchRules(data["match_points"], data.get("match_score") or SCORES[0])
