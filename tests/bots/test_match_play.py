@@ -5,13 +5,14 @@ import json
 
 import pytest
 
-from arena import Bot, Rules
+from arena import Bot, Game, Rules
 from arena.bots.match_play import play_match
 from arena.bots.referee import InProcessClient
 from arena.game.errors import ReplayError
-from arena.game.match import MatchRules
+from arena.game.match import MatchRules, MatchView
 from arena.game.match_record import replay_match
 from arena.game.seeds import match_hand_seed
+from arena.game.views import view_from_events
 from arena.plugins.registry import load
 
 REGISTRY = load(autoload=False)
@@ -95,3 +96,19 @@ def test_every_seat_is_told_the_match_score_before_each_hand():
     for view, hand in zip(seen, record["hands"]):
         assert list(view.scores) == hand["match"]["scores"] and view.dealer == hand["dealer"]
         assert view.points == 6 and view.score == "places"
+
+
+def test_every_seat_sees_the_same_public_match_view_and_no_more():
+    """The match event is the same for every seat; the rest of each seat's view is the hand's own
+    (a sandboxed bot's host rebuilds its view from the same events with the same tracker)."""
+    record = play_match(RULES, clients(), 12, MatchRules(6))
+    hand = record["hands"][-1]
+    game = Game.from_record(hand)
+    event = MatchView(**{**hand["match"], "scores": tuple(hand["match"]["scores"]),
+                         "bhabhis": tuple(hand["match"]["bhabhis"])}).to_event()
+    views = [view_from_events(s, 3, RULES, [event] + game.seat_events(s)) for s in range(3)]
+    assert len({v.match for v in views}) == 1 and views[0].match.hand == len(record["hands"]) - 1
+    for s, view in enumerate(views):
+        plain = view_from_events(s, 3, RULES, game.seat_events(s))
+        assert plain.match is None and view.hand == plain.hand and view.seen_mask == plain.seen_mask
+        assert view.history[1:] == plain.history
