@@ -39,13 +39,16 @@ def play(
     secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
     match: Optional[int] = typer.Option(None, "--match", metavar="POINTS",
                                         help="Play a match to POINTS penalty points, hand by hand (docs/rules.md)."),
-    match_score: str = typer.Option("places", "--match-score",
-                                    help="How a match's hands score: places (0/1/2/3) or cards (the Bhabhi's)."),
+    match_score: Optional[str] = typer.Option(None, "--match-score",
+                                              help="How a match's hands score: places (0/1/2/3, the default) "
+                                                   "or cards (the Bhabhi's cards left)."),
 ) -> None:
     """Play one game and print it trick by trick (or its record with --json); --match 6 plays a match."""
     s = session(ctx)
     reg = s.registry
-    match_rules = MatchRules(match, match_score) if match is not None else None
+    if match is None and match_score is not None:
+        raise UserError(f"--match-score needs --match POINTS (got --match-score {match_score} alone)")
+    match_rules = MatchRules(match, match_score or "places") if match is not None else None
     if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in parse_seats(seats))):
         sandbox_warning()
     if match_rules is not None:
