@@ -112,3 +112,24 @@ def test_every_seat_sees_the_same_public_match_view_and_no_more():
         plain = view_from_events(s, 3, RULES, game.seat_events(s))
         assert plain.match is None and view.hand == plain.hand and view.seen_mask == plain.seen_mask
         assert view.history[1:] == plain.history
+
+
+class DealRecorder(InProcessClient):
+    """An in-process client that keeps the ``deal`` every begin is given."""
+
+    def __init__(self, spec, deals):
+        super().__init__(spec)
+        self.deals = deals
+
+    def begin(self, seat, players, rules, seed, events, deal=None):
+        self.deals.append(deal)
+        return super().begin(seat, players, rules, seed, events, deal)
+
+
+def test_each_hand_is_its_own_deal_for_the_sandbox():
+    """``deal`` is the hand's seed, so a sandboxed client never gives one process the same hand twice
+    (a rotated match replays the same hands: each is a deal a process may play once)."""
+    deals = []
+    record = play_match(RULES, [DealRecorder(REGISTRY.get("low"), deals)] + clients(("high", "heuristic")), 9,
+                        MatchRules(6))
+    assert deals == [match_hand_seed(9, h) for h in range(len(record["hands"]))] and len(set(deals)) == len(deals)
