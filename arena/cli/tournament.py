@@ -54,6 +54,9 @@ def run(
     batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
     backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    match_points: Optional[int] = typer.Option(None, "--match-points",
+                                               help="Play matches to this many penalty points, not single games."),
+    match_score: Optional[str] = typer.Option(None, "--match-score", help="A match's hands score places or cards."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
     secret_from: Optional[Path] = typer.Option(
         None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
@@ -67,7 +70,7 @@ def run(
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,
                            draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
-                           scheduler=scheduler)
+                           scheduler=scheduler, match_points=match_points, match_score=match_score)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     presets = session(ctx).registry.presets
     if file is not None:
