@@ -18,8 +18,8 @@ from arena.results.standings import check_format, ratings_text
 from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
-from arena.tournament.match_run import stored_units
 from arena.tournament.formats import FORMATS
+from arena.tournament.match_run import stored_units
 from arena.tournament.spec import load_spec, spec_from_dict
 
 app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
@@ -146,8 +146,9 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
         executor.shutdown(cancel=failed)
     with Store(t.folder) as store:
         done = len(stored_units(store, t.spec))
+        unit = "matches" if t.spec.match_points else "games"
         if interrupted:
-            typer.echo(f"stopped: {done} of {len(t.games)} {'matches' if t.spec.match_points else 'games'} are stored; "
+            typer.echo(f"stopped: {done} of {len(t.games)} {unit} are stored; "
                        f"continue with `arena tournament resume {t.folder}`", err=True)
         out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:
