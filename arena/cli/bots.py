@@ -40,6 +40,8 @@ def check_bot_cmd(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The player to check, as `arena players` lists it."),
     games: int = typer.Option(2, "--games", "-n", min=1, help="Seeded games per preset and table size."),
+    repeat_games: int = typer.Option(1, "--repeat-games", min=1,
+                                     help="Games per preset played twice for the determinism check."),
     seed: int = typer.Option(1, "--seed", help="Seed of the check's games."),
     rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
@@ -67,7 +69,8 @@ def check_bot_cmd(
     spec = reg.get(name)  # an unknown name: one line, with the closest known one
     if not sandbox:
         check_in_process(spec)  # a third-party bot: refused before anything starts
-    kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"))
+    kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"),
+                  repeat=repeat_games)
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
     grid = (lambda headers, rows: plain(headers, rows, wrap=("detail",))) if table_format == AUTO else None

@@ -14,6 +14,7 @@ from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.options import parse_overrides, secret_from as read_secret_from
 from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
+from arena.plugins.names import split_names
 from arena.results.paired import CompareTest, figures_lines
 from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
 from arena.tournament.executors import make_executor
@@ -32,7 +33,7 @@ def _bounds(text: str | None) -> tuple[float, float] | None:
 
 
 def _field(text: str) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    names = tuple(split_names(text))
     if not names:
         raise UserError(f"--field needs player names separated by commas, e.g. heuristic,low,random (got {text!r})")
     return names

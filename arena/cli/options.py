@@ -7,6 +7,7 @@ from pathlib import Path
 from arena.cli.errors import UserError
 from arena.game.rules import OPTIONS
 from arena.game.seeds import Secret, read_secret
+from arena.plugins.names import split_names
 
 SECRET_HELP = ("Key the deal and bot seeds with the secret in this file or results folder "
                "(default: yours, ~/.local/share/bhabhi-arena/secret or under XDG_DATA_HOME).")
@@ -29,8 +30,9 @@ def parse_overrides(items: list[str]) -> dict:
 
 
 def seats(text: str) -> list[str]:
-    """``"heuristic, random,low"`` -> the player names."""
-    names = [s.strip() for s in text.split(",") if s.strip()]
+    """``"heuristic, random,low"`` -> the player names (commas inside a player's options,
+    ``sampler(budget_ms=20,worlds=40)``, do not split)."""
+    names = split_names(text)
     if not names:
         raise UserError("--seats needs player names separated by commas, e.g. heuristic,random,low")
     return names

@@ -23,7 +23,7 @@ FORMAT = typer.Option(AUTO, "--format", "-f", help="auto (fits the terminal) or 
 def players(ctx: typer.Context, table_format: str = FORMAT) -> None:
     """List every discovered player: name, plugin, version, description."""
     reg = session(ctx).registry
-    rows = [(s.name, s.plugin, s.version, "yes" if s.trusted else "no", s.description)
+    rows = [(s.name, s.plugin, s.version, "yes" if s.trusted else "no", s.description + _options(s))
             for s in sorted(reg.players.values(), key=lambda s: s.name)]
     out(plain(["player", "plugin", "version", "trusted", "description"], rows, table_format, wrap=("description",)))
 
@@ -51,6 +51,12 @@ def variants(
                  OPTION_HELP.get(o, "")) for o in OPTIONS]
     out(plain(["option", "default", "values", "meaning"], opt_rows, table_format, wrap=("values", "meaning")))
     out("\nChange an option with --set OPTION=VALUE, e.g. arena play --set escape=pass")
+
+
+def _options(spec) -> str:
+    """`` (options: depth, greedy)``: what a parametrised player of it may set, ``name(depth=5)``."""
+    names = ", ".join(sorted(spec.accepted()))
+    return f" (options: {names})" if names else ""
 
 
 def _show(value) -> str:

@@ -97,9 +97,10 @@ def check_case_seed(seed: int, preset: str, players: int, game: int) -> int:
     return derive_seed(seed, "check-bot", preset, players, game)
 
 
-def check_repeat_seed(seed: int, preset: str) -> int:
-    """The seed of check-bot's same-seed game under ``preset`` (played twice)."""
-    return derive_seed(seed, "check-bot", "repeat", preset)
+def check_repeat_seed(seed: int, preset: str, game: int = 0) -> int:
+    """The seed of check-bot's same-seed game ``game`` under ``preset`` (played twice; game 0's is
+    the seed it always had)."""
+    return derive_seed(seed, "check-bot", "repeat", preset, *((game,) if game else ()))
 
 
 def numbered_seed(seed: int, number: int) -> int:

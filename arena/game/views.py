@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
+from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.tables import held_order
@@ -63,6 +63,7 @@ class PlayerView:
     void_masks: tuple[int, ...]
     pile_mask: int
     hidden_draws: tuple[int, ...]
+    next_leader: int | None = None
     match: MatchView | None = None
 
     # ---------------------------------------------------------------- helpers
@@ -151,6 +152,8 @@ class SeatTracker:
         self.hidden = [0] * players
         self.history: list[dict] = []
         self.seen_events = 0
+        self.lead_from = -1     # the last trick's winner (or a position's leader): who leads next, if still in
+        self.as_holder = -1     # before trick 1: the seat publicly known to hold AS (the first asked, take_order="leader")
         self.match: MatchView | None = None
 
     def feed_many(self, events) -> None:
@@ -181,6 +184,9 @@ class SeatTracker:
             self.first_trick = False
         if e.get("drawn"):
             self.pile &= ~BIT[parse_card(e["drawn"])]
+        self.lead_from = e.get("leader", -1)
+        if self.first_trick:
+            self.as_holder = self.lead_from   # a position before trick 1: its leader holds AS
 
     def _on_play(self, e: dict) -> None:
         s, c = e["seat"], parse_card(e["card"])
@@ -218,6 +224,7 @@ class SeatTracker:
 
     def _on_clean(self, e: dict) -> None:
         self.pile |= _mask(e["cards"])
+        self.lead_from = e["seat"]
         self._end_trick()
 
     def _on_pickup(self, e: dict) -> None:
@@ -227,6 +234,7 @@ class SeatTracker:
         self.voids[s] &= ~_suits_in(m)
         if s == self.seat:
             self.hand |= m
+        self.lead_from = s
         self._end_trick()
 
     def _on_draw(self, e: dict) -> None:
@@ -253,9 +261,13 @@ class SeatTracker:
             self.hand &= ~bit
 
     def _on_take(self, e: dict) -> None:
+        if self.first_trick and self.as_holder < 0 and self.rules.take_order == "leader":
+            self.as_holder = e["seat"]     # before trick 1 the AS holder is asked first
         if not e["take"]:
             return
         s, t = e["seat"], e["from"]
+        if t == self.as_holder:
+            self.as_holder = s
         self.sizes[s] += e["count"]
         self.sizes[t] = 0
         self.known[s] |= self.known[t]
@@ -292,8 +304,28 @@ class SeatTracker:
             hand_sizes=tuple(self.sizes), out=tuple(self.out), history=tuple(self.history),
             time_left=time_left, first_trick=self.first_trick, active=tuple(self.active),
             seen_mask=self.seen, known_masks=tuple(known), void_masks=tuple(self.voids),
-            pile_mask=self.pile, hidden_draws=tuple(self.hidden), match=self.match,
+            pile_mask=self.pile, hidden_draws=tuple(self.hidden), next_leader=self._next_leader(decision),
+            match=self.match,
         )
+
+    def _next_leader(self, decision: str | None) -> int | None:
+        """Who leads the next trick as this seat can tell (None mid-trick or when it cannot know)."""
+        if self.trick:
+            return None
+        if decision == "play":
+            return self.seat
+        if self.first_trick:              # asking before trick 1: whoever holds AS leads it
+            if self.hand & BIT[ACE_OF_SPADES]:
+                return self.seat
+            return self.as_holder if self.as_holder >= 0 and self.active[self.as_holder] else None
+        if self.lead_from < 0:
+            return None
+        s, step = self.lead_from, 1 if self.rules.direction == "clockwise" else -1
+        while not self.active[s]:
+            s = (s + step) % self.players
+            if s == self.lead_from:
+                return None
+        return s
 
 
 _HANDLERS = {name[4:]: getattr(SeatTracker, name) for name in dir(SeatTracker) if name.startswith("_on_")}

@@ -46,14 +46,15 @@ def plan(presets: Sequence[str], games: int, seed: int, sizes: Sequence[int] | N
 
 
 def repeat_plan(presets: Sequence[str], seed: int, sizes: Sequence[int] | None = None,
-                table: Presets = PRESETS) -> list[Case]:
-    """One game per preset, at 4 players where allowed, for the same-seed check."""
+                table: Presets = PRESETS, games: int = 1) -> list[Case]:
+    """``games`` games per preset (one by default), at 4 players where allowed, for the same-seed check."""
     cases = []
-    for i, preset in enumerate(presets):
-        allowed = _sizes(table[preset], sizes)
-        if allowed:
-            n = min(allowed, key=lambda k: (abs(k - 4), k))
-            cases.append(Case(preset, n, i % n, check_repeat_seed(seed, preset)))
+    for g in range(games):
+        for i, preset in enumerate(presets):
+            allowed = _sizes(table[preset], sizes)
+            if allowed:
+                n = min(allowed, key=lambda k: (abs(k - 4), k))
+                cases.append(Case(preset, n, (i + g) % n, check_repeat_seed(seed, preset, g)))
     return cases
 
 
@@ -170,7 +171,7 @@ def _seating(registry, name: str, case: Case, bot) -> list:
 def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, presets: Sequence[str] | None = None,
               table_sizes: Sequence[int] | None = None, limits: LimitsSpec | None = None,
               sandbox: bool | None = True, progress: Callable[[int], None] | None = None,
-              secret: Secret | None = None) -> CheckReport:
+              secret: Secret | None = None, repeat: int = 1) -> CheckReport:
     """Run every check on the player ``name``; the report's ``ok`` is False when any failed.
 
     ``games`` seeded games per table size and preset (default: every preset,
@@ -178,6 +179,8 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     ``limits`` as in a tournament (default: a tournament's defaults);
     ``sandbox`` True runs the bot in its sandbox (as a tournament runs every
     bot but the built-ins), False in-process, None as a tournament would.
+    ``repeat`` games per preset are played twice for the determinism check (more
+    catch a bot whose moves depend on the clock only now and then).
     ``progress(n)`` is called as games finish; :func:`planned_games` says how
     many there will be. Each case is the game ``arena play --seed SEED`` plays
     with the same seats and ``secret`` (default: the per-user secret), so a
@@ -186,7 +189,7 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     """
     if registry is None:
         registry = load()
-    cases, repeat = _plans(presets, games, seed, table_sizes, registry.presets)
+    cases, repeat = _plans(presets, games, seed, table_sizes, registry.presets, repeat)
     limits = limits or LimitsSpec()
     try:
         spec = registry.get(name)
@@ -214,13 +217,13 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
 
 
 def planned_games(games: int = 2, presets: Sequence[str] | None = None,
-                  table_sizes: Sequence[int] | None = None, table: Presets = PRESETS) -> int:
+                  table_sizes: Sequence[int] | None = None, table: Presets = PRESETS, repeat: int = 1) -> int:
     """How many games :func:`check_bot` plays with these settings (for a progress bar)."""
-    cases, repeat = _plans(presets, games, 0, table_sizes, table)
+    cases, repeat = _plans(presets, games, 0, table_sizes, table, repeat)
     return len(cases) + 2 * len(repeat)
 
 
-def _plans(presets, games: int, seed: int, sizes, table: Presets) -> tuple[list[Case], list[Case]]:
+def _plans(presets, games: int, seed: int, sizes, table: Presets, repeat: int = 1) -> tuple[list[Case], list[Case]]:
     if presets is None:
         presets = list(table)
     unknown = [p for p in presets if p not in table]
@@ -228,11 +231,13 @@ def _plans(presets, games: int, seed: int, sizes, table: Presets) -> tuple[list[
         raise CheckError(f"presets must be among {', '.join(table)} (got {', '.join(unknown) or 'none'})")
     if games < 1:
         raise CheckError(f"games per table size must be 1 or more (got {games})")
+    if repeat < 1:
+        raise CheckError(f"same-seed games per preset must be 1 or more (got {repeat})")
     cases = plan(presets, games, seed, sizes, table)
     if not cases:
         raise CheckError(f"table sizes {', '.join(map(str, sizes or ()))} fit none of the presets "
                          f"{', '.join(presets)} (see arena variants)")
-    return cases, repeat_plan(presets, seed, sizes, table)
+    return cases, repeat_plan(presets, seed, sizes, table, repeat)
 
 
 def _notes(run: Run, sandboxed: bool) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ returns a :class:`CheckRow`; :class:`CheckReport` holds the rows.
 
 from __future__ import annotations
 
+import shlex
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -112,7 +113,8 @@ class Case:
         """The ``arena play`` command that plays this game again (same seats, seed and dealer, under
         the same per-user secret)."""
         where = "" if sandboxed else " --in-process"
-        return f"arena play --rules {self.preset} --seats {','.join(self.seat_names(bot))} --seed {self.seed}{where}"
+        seats = shlex.quote(",".join(self.seat_names(bot)))     # quoted when a name has options: sampler(worlds=4)
+        return f"arena play --rules {self.preset} --seats {seats} --seed {self.seed}{where}"
 
 
 @dataclass(slots=True)
@@ -271,8 +273,9 @@ def same(first: Run, second: Run) -> CheckRow:
             return CheckRow("deterministic", False, f"{case.label()}: {diff}. Take every random choice "
                             f"from self.rng (seeded); never from the time, the global random module or set order",
                             case)
-    games = len(first.records)
-    what = f"{games} games (one per preset)" if games != 1 else "1 game"
+    games, presets = len(first.records), len({case.preset for case, _ in first.records})
+    each = "one" if games == presets else f"{games // presets}"
+    what = f"{games} games ({each} per preset)" if games != 1 else "1 game"
     return CheckRow("deterministic", True, f"{what} played twice from the same seeds, each time in a fresh "
                     f"process: the same moves")
 

@@ -41,6 +41,7 @@ import pluggy
 import arena
 from arena.bots import hookspecs
 from arena.plugins.errors import PluginError
+from arena.plugins.options import accepted_options
 from arena.plugins.registry import ENTRY_POINT_GROUP, PluginProblem, offered_players, offered_presets
 from arena.sandbox import linux
 from arena.sandbox.limits import Capabilities, Limits, confine
@@ -116,7 +117,8 @@ def describe_plugin(name: str, entry_point: str) -> dict:
         return {"players": [], "presets": [], "problems": [f"failed to load: {type(exc).__name__}: {exc}"]}
     problems: list[PluginProblem] = []
     players = [{"name": s.name, "description": _text(s.description), "version": _text(s.version),
-                "factory": _qualified(s.factory)} for s in offered_players(pm, name, problems)]
+                "factory": _qualified(s.factory), "accepts": accepted_options(s.factory)}
+               for s in offered_players(pm, name, problems)]
     presets = [rules.to_dict() for rules in offered_presets(pm, problems)]
     return {"players": players, "presets": presets, "module_version": _text(getattr(obj, "__version__", "")),
             "observes": bool(pm.hook.arena_game_finished.get_hookimpls()),

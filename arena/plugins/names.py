@@ -45,3 +45,53 @@ def packages_of(plugins: list[str]) -> str:
 def joined(names: list[str]) -> str:
     """``a, b and c``."""
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+OPTIONS_OPEN, OPTIONS_CLOSE = "(", ")"
+"""``sampler(budget_ms=20,worlds=40)``: the player ``sampler`` built with those options (see :func:`player_options`)."""
+
+
+def split_names(text: str) -> list[str]:
+    """``"sampler(budget_ms=20,worlds=40), random"`` -> the names, split at commas outside parentheses."""
+    names, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == OPTIONS_OPEN) - (ch == OPTIONS_CLOSE)
+        if ch == "," and depth == 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return [n.strip() for n in names if n.strip()]
+
+
+def player_options(name: str) -> tuple[str, dict[str, str]]:
+    """``sampler(budget_ms=20, worlds=40)`` -> ``("sampler", {"budget_ms": "20", "worlds": "40"})``: the
+    player and its options as texts (typed against what its factory accepts by
+    :func:`arena.plugins.options.typed_options`); a name without options -> ``(name, {})``.
+    Raises ValueError, saying what was expected, for a malformed list."""
+    base, mark, rest = name.partition(OPTIONS_OPEN)
+    if not mark:
+        return name, {}
+    if not rest.endswith(OPTIONS_CLOSE):
+        raise ValueError(f"player {name!r}: expected NAME(OPTION=VALUE, ...) ending with ')'")
+    options: dict[str, str] = {}
+    for item in split_names(rest[:-1]):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key.isidentifier() or not value or set(value) & set("()#,=\"'"):
+            raise ValueError(f"player {name!r}: expected OPTION=VALUE, e.g. budget_ms=20 (got {item!r})")
+        if key in options:
+            raise ValueError(f"player {name!r}: option {key!r} is given twice")
+        options[key] = value
+    if not base.strip() or not options:
+        raise ValueError(f"player {name!r}: expected NAME(OPTION=VALUE, ...) with at least one option")
+    return base.strip(), options
+
+
+def canonical_name(name: str) -> str:
+    """A seat name with its options sorted and spaces dropped (one name per player: the store's identity);
+    an alias tag (``#2``) is kept. Raises ValueError as :func:`player_options`."""
+    seat, mark, tag = name.partition(ALIAS_MARK)     # option values hold no '#': the first one is the alias's
+    player, options = player_options(seat)
+    if not options:
+        return name
+    listed = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    return f"{player}{OPTIONS_OPEN}{listed}{OPTIONS_CLOSE}{mark}{tag}"

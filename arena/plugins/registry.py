@@ -49,11 +49,12 @@ import pluggy
 
 from arena.plugins import discovery
 from arena.plugins.code_hash import code_hash_of
+from arena.plugins.options import accepted_options, reported_options, typed_options
 
 from arena.bots import hookspecs
 from arena.plugins.errors import PluginError
 from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
-                                 packages_of)
+                                 packages_of, player_options)
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.bots.safetext import printable
 
@@ -96,12 +97,16 @@ class PlayerSpec:
     """Trusted players may run in-process (fast); every other player is sandboxed.
     Honoured for the built-in players only."""
     source: PluginSource | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    """Options the factory is called with (a parametrised player, ``sampler(worlds=40)``), sorted by name."""
+    accepts: tuple[tuple[str, str], ...] | None = None
+    """The options the factory accepts, (name, type) (None: read from the factory's signature)."""
 
     def create(self, seed: int, **options: Any):
         """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
         check_in_process(self)
         try:
-            bot = self.factory(seed=seed, **options)
+            bot = self.factory(seed=seed, **{**dict(self.options), **options})
         except Exception as exc:
             raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory failed: "
                               f"{type(exc).__name__}: {exc}") from exc
@@ -114,6 +119,14 @@ class PlayerSpec:
         """A hash of the player's code (to tell versions apart); a third-party plugin's was read
         from its files at discovery, never imported."""
         return self.source.code_hash if self.source is not None else code_hash_of(self.factory)
+
+    def with_options(self, given: dict[str, str]) -> PlayerSpec:
+        """This player with options given as texts, typed and checked (:class:`PluginError`: one line)."""
+        return replace(self, options=typed_options(self.name, given, self.accepted()))
+
+    def accepted(self) -> dict[str, str]:
+        """The options its factory accepts, name -> type (:func:`arena.plugins.options.accepted_options`)."""
+        return dict(self.accepts) if self.accepts is not None else accepted_options(self.factory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +158,12 @@ class Registry:
     def get(self, name: str) -> PlayerSpec:
         """The spec of ``name`` (of the player an alias such as ``random#2`` plays as); an unknown or
         ambiguous name raises :class:`PluginError`."""
-        name = base_player(name)
+        try:
+            name, options = player_options(base_player(name))
+        except ValueError as exc:
+            raise PluginError(str(exc)) from None
+        if options:
+            return self.get(name).with_options(options)
         if name in self.duplicates:
             plugins = self.duplicates[name]
             if len(plugins) == 1:
@@ -347,7 +365,7 @@ def _add_discovered(registry: Registry, candidate: discovery.Candidate, report: 
         source = PluginSource(candidate.value, candidate.path, candidate.code_hash, entry["factory"])
         version = entry["version"] or candidate.version or entry["module_version"] or "0"
         spec = PlayerSpec(entry["name"], None, _field(entry["description"], MAX_DESCRIPTION),
-                          _field(version, MAX_VERSION), plugin, False, source)
+                          _field(version, MAX_VERSION), plugin, False, source, accepts=entry["accepts"])
         offered.setdefault(spec.name, []).append(plugin)
         registry.players.setdefault(spec.name, spec)
     _register_presets(registry, plugin, presets)
@@ -368,7 +386,7 @@ def _read_report(report: dict) -> tuple[list[dict], list, list[str]]:
         players.append({"name": name, "description": entry.get("description"),
                         "version": _field(entry.get("version"), MAX_VERSION),
                         "module_version": _field(module_version, MAX_VERSION),
-                        "factory": _field(entry.get("factory"), 200)})
+                        "factory": _field(entry.get("factory"), 200), "accepts": reported_options(entry.get("accepts"))})
     for key, cap in (("players", MAX_PLAYERS), ("presets", MAX_PRESETS)):
         if len(_items(report, key, None)) > cap:
             problems.append(f"offers more than {cap} {key}; only the first {cap} are used")

@@ -28,6 +28,7 @@ Nothing here is trusted by the harness: it judges what arrives.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import signal
@@ -186,11 +187,17 @@ class Host:
 
 def load_factory(player: dict):
     """The player's factory: from its plugin's entry point (a third-party player: only that
-    plugin is loaded), by ``module`` + ``qualname``, else by name from the built-in players.
+    plugin is loaded), by ``module`` + ``qualname``, else by name from the built-in players;
+    with the player's ``options`` (a parametrised player) bound to it.
 
     All of it is derived by the harness from the PlayerSpec it was given
     (never from anything a bot says).
     """
+    factory = _factory(player)
+    return functools.partial(factory, **player["options"]) if player.get("options") else factory
+
+
+def _factory(player: dict):
     if player.get("entry_point"):
         from arena.plugins.host import plugin_factory
 

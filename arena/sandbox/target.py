@@ -16,6 +16,8 @@ def player_target(spec) -> dict:
     asks the built-in players by name.
     """
     player = {"name": spec.name}
+    if getattr(spec, "options", ()):
+        player["options"] = dict(spec.options)   # plain JSON: the host calls factory(seed=..., **options)
     source = getattr(spec, "source", None)
     if source is not None:  # a third-party player: the host loads its plugin's entry point
         player.update(plugin=spec.plugin, entry_point=source.entry_point)

@@ -70,7 +70,8 @@ def player_names(games: Iterable[GameSpec]) -> list[str]:
 def describe_players(registry, names: list[str]) -> list[dict]:
     """Name, plugin, version and code hash of every player (checked by workers).
 
-    An alias (``random#2``) is described by the player it plays as, named in ``base``.
+    An alias (``random#2``) is described by the player it plays as, named in ``base``; a
+    parametrised player (``sampler(worlds=40)``) by its base player and its ``options``.
     """
     out = []
     for name in names:
@@ -78,6 +79,8 @@ def describe_players(registry, names: list[str]) -> list[dict]:
         entry = {"name": name, "plugin": spec.plugin, "version": spec.version, "code_hash": spec.code_hash()}
         if spec.name != name:
             entry["base"] = spec.name
+        if spec.options:
+            entry["options"] = dict(spec.options)   # also in the name, sorted: sampler(worlds=40)
         out.append(entry)
     return out
 

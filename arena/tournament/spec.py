@@ -15,7 +15,7 @@ from typing import Any
 
 from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
-from arena.plugins.names import ALIAS_MARK, base_player
+from arena.plugins.names import ALIAS_MARK, base_player, canonical_name, split_names
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
@@ -272,9 +272,13 @@ def _name(data, where) -> str:
 def _names(data, key, where, required=False, default=()) -> tuple[str, ...]:
     value = data.get(key, default)
     if isinstance(value, str):
-        value = [v.strip() for v in value.split(",") if v.strip()]
+        value = split_names(value)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and _player_name(v) for v in value):
         raise ConfigError(f"{where}: key {key!r}: expected a list of player names (got {value!r})")
+    try:
+        value = [canonical_name(v) for v in value]      # options sorted: one name per player
+    except ValueError as exc:
+        raise ConfigError(f"{where}: key {key!r}: {exc}") from None
     if required and not value:
         raise ConfigError(f"{where}: key {key!r}: at least one player is needed")
     return tuple(value)

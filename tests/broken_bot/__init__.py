@@ -48,6 +48,27 @@ class FlakyBot(Bot):
         return view.legal[self.rng.randrange(len(view.legal))]
 
 
+class SometimesFlakyBot(LowestBot):
+    """Ignores its seed only from seat 1 (a clock cut-off that bites now and then): there it plays
+    a card the global ``random`` module picks, which differs from run to run."""
+
+    def play(self, view):
+        if view.seat == 1:
+            return view.legal[random.randrange(len(view.legal))]
+        return super().play(view)
+
+
+class GlobalRandomBot(Bot):
+    """Sound, by the recipe of writing-a-bot.md ("Wrapping an existing bot"): wrapped code that draws
+    from the global ``random`` module, seeded from ``self.rng`` in ``new_game``."""
+
+    def new_game(self, view):
+        random.seed(self.rng.getrandbits(64))
+
+    def play(self, view):
+        return view.legal[random.randrange(len(view.legal))]
+
+
 class SlowBot(LowestBot):
     """Thinks for about 0.3 s of CPU once a game: when it first holds exactly 5 cards."""
 

@@ -17,7 +17,7 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.results.store import Store
 
-from . import FlakyBot, HogBot, NoTakeBot, SlowBot, TrumpCheatBot
+from . import FlakyBot, GlobalRandomBot, HogBot, NoTakeBot, SlowBot, SometimesFlakyBot, TrumpCheatBot
 
 PLAYERS = ("heuristic", "random", "low", "high", "cheat")
 REPORT_GAMES = 36
@@ -40,6 +40,7 @@ def registry_with_broken():
     """The built-in players plus the deliberately broken ones under test names."""
     reg = load(autoload=False)
     for name, cls in (("cheat", TrumpCheatBot), ("trump-cheat", TrumpCheatBot), ("flaky", FlakyBot),
+                      ("sometimes-flaky", SometimesFlakyBot), ("global-random", GlobalRandomBot),
                       ("slow", SlowBot), ("hog", HogBot), ("no-take", NoTakeBot)):
         reg.players[name] = PlayerSpec(name, cls, f"broken test bot {cls.__name__}", "0", "broken_bot")
     return reg

@@ -340,3 +340,69 @@ def test_view_history_never_holds_another_seats_hidden_cards():
                 if e["type"] == "deal":
                     assert set(e) >= {"hand", "sizes"} and "hands" not in e
             assert isinstance(game.view(seat), PlayerView)
+
+
+# ------------------------------------------------------------ next_leader
+def test_next_leader_at_take_decisions_follows_a_taken_leader():
+    """Known position (bhabho, dealer_left, 5 seats): seat 3 picks up; seat 2 takes seat 3, so seat 4 leads.
+
+    Seat 0 leads 2C, seat 1 follows 3C, seat 2 follows 4C, seat 3 follows KC, seat 4 cuts with AH:
+    seat 3 (highest club) picks the trick up and would lead. The asking starts after the dealer (seat 1).
+    """
+    rules = Rules.preset("bhabho", take_order="dealer_left")
+    hands = [["2C", "2D"], ["3C", "3D"], ["4C", "4D"], ["KC", "5D"], ["AH", "6D"]]
+    g = Game.from_position(rules, hands, leader=0, seed=1)
+    for seat in [1, 2, 3, 4, 0]:                                       # the asking before this trick: all say no
+        assert g.decision == "take" and g.current == seat and g.view(seat).next_leader == 0
+        g.apply(False)
+    for c in ["2C", "3C", "4C", "KC", "AH"]:
+        assert g.view(g.current).next_leader == (g.current if c == "2C" else None)
+        g.apply(c)
+    assert g.decision == "take" and g.current == 1
+    assert [g.view(s).next_leader for s in range(5)] == [3] * 5         # public: every seat is told
+    view = g.view(1)
+    assert view.decision == "take" and view.leader is None and view.next_leader == 3
+    g.apply(False)
+    assert g.current == 2 and g.view(2).next_leader == 3
+    g.apply(True)                                                      # seat 2 takes seat 3's hand: 3 is out
+    assert g.current == 4
+    view = g.view(4)
+    assert view.decision == "take" and view.next_leader == 4
+    rebuilt = view_from_events(4, 5, rules.to_dict(), g.seat_events(4), view.legal, "take")
+    assert rebuilt.next_leader == 4
+    g.apply(False)
+    g.apply(False)                                                     # seat 0; seat 1 was asked already
+    assert g.decision == "play" and g.current == 4 and g.view(4).next_leader == 4
+
+
+@pytest.mark.parametrize("overrides", [{}, dict(take_order="dealer_left"), dict(take_from="first_trick"),
+                                       dict(take_from="first_trick", take_order="dealer_left")])
+def test_next_leader_at_every_take_decision_is_who_then_leads(overrides):
+    """Random bhabho games: at every take decision the asked seat's next_leader is the seat the engine
+    will start the trick with as things stand (None only before trick 1 when the seat cannot know who holds AS)."""
+    rules = Rules.preset("bhabho", **overrides)
+    rng = random.Random(5)
+    unknown = asked = 0
+    for seed in range(40):
+        g = Game.deal(rules, rng.randint(3, 8), seed, dealer=seed % 3)
+        while not g.is_over:
+            seat, legal = g.current, g.legal_actions()
+            view = g.view(seat)
+            if g.decision == "take":
+                asked += 1
+                st_ = g.state
+                expected = st_.holder(int(card("AS"))) if st_.first else st_.leader
+                if view.next_leader is None:
+                    assert st_.first                                 # only before trick 1
+                    unknown += 1
+                else:
+                    assert view.next_leader == expected
+                g.apply(rng.random() < 0.3)
+            else:
+                assert view.next_leader == (seat if not view.trick else None)
+                g.apply(legal[rng.randrange(len(legal))])
+    assert asked > 100
+    if overrides.get("take_from") == "first_trick" and overrides.get("take_order") == "dealer_left":
+        assert unknown > 0      # before trick 1 a seat asked after the dealer cannot know who holds AS
+    else:
+        assert unknown == 0     # under take_order="leader" the AS holder is asked first, in public

@@ -188,3 +188,41 @@ def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monke
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [
         "error: unknown player 'samplr': did you mean 'sampler'? (known players: heuristic, high, low, random, sampler)"]
+
+
+def test_more_same_seed_games_on_request(registry):
+    """--repeat-games N: N games per preset played twice (the first is the one always played); a bot
+    that goes astray only at some seats passes with one and fails with more."""
+    one = repeat_plan(["getaway", "donkey"], 1)
+    three = repeat_plan(["getaway", "donkey"], 1, games=3)
+    assert three[:2] == one and len(three) == 6 and len({c.seed for c in three}) == 6
+    assert sorted({c.seat for c in three if c.preset == "getaway"}) == [0, 1, 2]
+    assert planned_games(1, ["getaway"], [4], repeat=3) == 1 + 2 * 3
+    settings = dict(registry=registry, games=1, presets=["getaway"], table_sizes=[4], sandbox=False)
+    passed = check_bot("sometimes-flaky", **settings)
+    assert passed.row("deterministic").ok is True, passed.table()
+    failed = check_bot("sometimes-flaky", repeat=2, **settings)
+    row = failed.row("deterministic")
+    assert row.ok is False and row.case.seat == 1 and "self.rng" in row.detail
+    assert failed.games == 1 + 2 * 2
+    report = check_bot("low", repeat=2, **settings)
+    assert report.row("deterministic").detail.startswith("2 games (2 per preset) played twice")
+    with pytest.raises(CheckError, match="same-seed games per preset must be 1 or more"):
+        check_bot("low", repeat=0, **settings)
+
+
+def test_the_global_random_recipe_is_deterministic(registry):
+    """The docs' recipe: the global random module seeded from self.rng in new_game replays move for
+    move (run twice in one process, where an unseeded global generator would have moved on)."""
+    report = check_bot("global-random", registry=registry, games=1, presets=["getaway", "bhabho"],
+                       table_sizes=[4], sandbox=False, repeat=3)
+    assert report.ok and report.row("deterministic").ok is True, report.table()
+
+
+def test_check_bot_command_takes_repeat_games(capsys, monkeypatch):
+    monkeypatch.setenv(DISABLE_ENV, "1")
+    code = main(["check-bot", "low", "--in-process", "--games", "1", "--repeat-games", "3",
+                 "--rules", "getaway", "--table-sizes", "4", "--table-format", "plain"])
+    captured = capsys.readouterr()
+    assert code == 0 and "check-bot low: 7 games" in captured.err
+    assert "3 games (3 per preset) played twice" in " ".join(captured.out.split())
