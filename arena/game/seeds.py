@@ -15,7 +15,9 @@ inputs give the same seed on any machine:
   (:func:`tournament_deal`), and the deal of a standalone game
   (``arena play --seed N``, check-bot: :func:`play_seeds`). A bot cannot
   search small seeds to find the deal: without the key its seed says nothing
-  about the deal, and a standalone game's deal seed is not ``N``.
+  about the deal, and a standalone game's deal seed is not ``N``. The hands
+  of a match (:func:`match_hand_seed`) are derived from its keyed deal seed,
+  so they are as hidden as it is.
 
 A tournament's secret lives in its results folder (:data:`SECRET_FILE`, mode
 0600); standalone games use the per-user secret (:func:`user_secret`). A
