@@ -10,10 +10,13 @@ exception escaping the game.
 from __future__ import annotations
 
 import statistics
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
+from arena.bots.output_log import OutputLog, bot_traceback
 from arena.bots.reply import Reply
 from arena.game.cards import card
 from arena.game.engine import Game
@@ -39,19 +42,32 @@ class Client(Protocol):
 
     def finish(self, events: list[dict], result: Result) -> None: ...
 
+    def game_log(self) -> str:
+        """What the bot printed in its last finished game, with its faults' tracebacks ('' if nothing)."""
+
     def close(self) -> None: ...
 
 
 class InProcessClient:
-    """Runs a trusted bot in the referee's own process (no limits, timed only)."""
+    """Runs a trusted bot in the referee's own process (no limits, timed only).
+
+    While the bot runs, ``sys.stdout`` and ``sys.stderr`` are its game's
+    :class:`OutputLog` (two swaps a call), so its prints and tracebacks are
+    kept as a sandboxed bot's are. Only in the main thread: ``sys.stdout`` is
+    the process's, so a game played in another thread (a Dask worker's)
+    keeps its bots' tracebacks but leaves their prints where they go.
+    """
 
     def __init__(self, spec) -> None:
         self.spec = spec
         self.name = spec.name
         self.bot = None
         self.tracker: SeatTracker | None = None
+        self._output = _Capture(OutputLog())
+        self._last_output = ""
 
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
+        self._output = _Capture(OutputLog())
         self.tracker = SeatTracker(seat, players, rules)
         self.tracker.feed_many(events)
         return self._call(lambda: self._create_and_start(seed))
@@ -70,20 +86,51 @@ class InProcessClient:
     def finish(self, events, result) -> None:
         self.tracker.feed_many(events)
         if self.bot is not None:
-            self._call(lambda: self.bot.end_game(result))
+            self._call(lambda: self.bot.end_game(result), "end_game ")
+        self._last_output = self._output.log.text()
 
-    @staticmethod
-    def _call(fn) -> Reply:
+    def game_log(self) -> str:
+        return self._last_output
+
+    def _call(self, fn, what: str = "") -> Reply:
+        out, err = sys.stdout, sys.stderr
+        if threading.current_thread() is threading.main_thread():
+            sys.stdout = sys.stderr = self._output
         cpu0, wall0 = time.thread_time(), time.perf_counter()
         try:
             value = fn()
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
-            return Reply(Status.CRASH, None, time.thread_time() - cpu0, time.perf_counter() - wall0,
-                         f"{type(exc).__name__}: {exc}")
+            cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+            sys.stdout, sys.stderr = out, err
+            detail = f"{type(exc).__name__}: {exc}"
+            self._output.log.fault(f"{what}{Status.CRASH}", detail, bot_traceback(exc, __file__))
+            return Reply(Status.CRASH, None, cpu, wall, detail)
+        finally:
+            sys.stdout, sys.stderr = out, err
         return Reply(Status.OK, value, time.thread_time() - cpu0, time.perf_counter() - wall0)
 
     def close(self) -> None:
         self.bot = None
+
+
+class _Capture:
+    """A text stream onto an OutputLog (what an in-process bot's print writes to)."""
+
+    __slots__ = ("log",)
+    encoding = "utf-8"
+
+    def __init__(self, log: OutputLog) -> None:
+        self.log = log
+
+    def write(self, text: str) -> int:
+        self.log.output(str(text))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
 
 
 @dataclass(slots=True)
@@ -175,10 +222,14 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
             game.apply_fault(str(status))
     for seat, client in enumerate(clients):
         client.finish(new_events(seat), game.result)
-    return game.to_record(
+    record = game.to_record(
         names=names,
         faults=[log.faults for log in logs],
         timings=[log.summary() for log in logs],
         bot_seeds=list(bot_seeds),
         **extra,
     )
+    output = [getattr(c, "game_log", str)() for c in clients]
+    if any(output):
+        record["logs"] = output  # not part of the game: the store keeps it apart (arena logs)
+    return record

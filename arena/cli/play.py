@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from arena.cli.errors import UserError
+from arena.cli.logs import log_lines
 from arena.cli.options import SECRET_HELP, seats as parse_seats, secret_from as read_secret_from
 from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
@@ -42,8 +43,12 @@ def play(
     match_score: Optional[str] = typer.Option(None, "--match-score",
                                               help="How a match's hands score: places (0/1/2/3, the default) "
                                                    "or cards (the Bhabhi's cards left)."),
+    show_logs: bool = typer.Option(True, "--logs/--no-logs",
+                                   help="After the game, print what each bot printed (stdout, stderr) and its "
+                                        "faults' tracebacks (to stderr with --json)."),
 ) -> None:
-    """Play one game and print it trick by trick (or its record with --json); --match 6 plays a match."""
+    """Play one game and print it trick by trick (or its record with --json), then each bot's output;
+    --match 6 plays a match, hand by hand."""
     s = session(ctx)
     reg = s.registry
     if match is None and match_score is not None:
@@ -53,13 +58,17 @@ def play(
         sandbox_warning()
     if match_rules is not None:
         _play_match(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, secret_from,
-                    match_rules, as_json)
+                    match_rules, as_json, show_logs)
         return
     record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox,
                       secret=read_secret_from(secret_from))
+    output = record.pop("logs", None) or []
     for problem in reg.notify_game_finished(record):
         err(f"warning: {problem}")
     _show(record, as_json)
+    if show_logs:
+        for line in log_lines(record["names"], dict(enumerate(output))):
+            (err if as_json else out)(line)
 
 
 @app.command()
@@ -97,14 +106,21 @@ def replay(
     _show(record, as_json)
 
 
-def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json) -> None:
-    """``arena play --match``: each hand printed as it ends, with the running score, then the standings."""
+def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json, show_logs) -> None:
+    """``arena play --match``: each hand printed as it ends, with the running score and its bots' output,
+    then the standings."""
     def shown(hand: dict, state) -> None:
+        output = hand.pop("logs", None) or []
         for problem in reg.notify_game_finished(hand):
             err(f"warning: {problem}")
         if not as_json:
-            for line in hand_lines(hand, match_rules.score) + [""]:
+            for line in hand_lines(hand, match_rules.score):
                 out(line)
+        if show_logs:
+            for line in log_lines(hand["names"], dict(enumerate(output))):
+                (err if as_json else out)(line)
+        if not as_json:
+            out("")
 
     record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox,
                             secret=read_secret_from(secret_from), on_hand=shown)

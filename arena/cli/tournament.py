@@ -108,13 +108,16 @@ def resume(
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
+    allow_changed: bool = typer.Option(
+        False, "--allow-changed", help="Go on although a player's code changed since the stored games; the "
+        "change (player, old and new code, games stored) is recorded and shown by status and the report."),
 ) -> None:
     """Play only the games a stopped tournament is missing, then print its table."""
     t = Tournament.open(folder, session(ctx).registry)
     if backend is not None or scheduler is not None:
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
-    _play(t, quiet, table_format, wide, jobs)
+    _play(t, quiet, table_format, wide, jobs, allow_changed)
 
 
 @app.command("status")
@@ -124,7 +127,8 @@ def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tour
         out(line)
 
 
-def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None) -> None:
+def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None,
+          allow_changed: bool = False) -> None:
     """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt)  # before the games, not after
@@ -138,7 +142,7 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     interrupted, failed = False, True
     try:
         with LiveProgress(quiet, len(t.games), len(t.games) - missing) as show:
-            t.run(executor, on_progress=show)
+            t.run(executor, on_progress=show, allow_changed=allow_changed)
         failed = False
     except KeyboardInterrupt:
         interrupted = True

@@ -47,7 +47,7 @@ def build_position(rules, hands, leader, discard, out, first_trick_done, trump, 
     start = {
         "hands": [[c.text for c in sorted(h)] for h in parsed], "leader": leader, "out": out,
         "discard": [card(c).text for c in pile], "trump": trump_text(trump_id),
-        "first_trick_done": bool(first_trick_done), "drawn": drawn_card.text if drawn_card else None,
+        "first_trick_done": bool(first_trick_done), "drawn": drawn_card.text if drawn_card is not None else None,
     }
     drawn_id = int(drawn_card) if drawn_card is not None else -1
     return Setup(tuple(masks), tuple(pile), tuple(out), trump_id, drawn_id, start)

@@ -5,11 +5,17 @@ other's hand (every card not yet played and not in their own hand), so the
 two-player ending is a game of perfect information. This module solves it by
 expectiminimax with memoisation over hand bitmasks. The search steps through
 whole tricks on the two hands (a rules state per node would cost several times
-as much); every rule that varies (the escape rule, the shootout,
-``drawn_cut_loses``, ``simultaneous``) is decided by the rules core's own
-functions (:func:`arena.game.state.escape_mode`, :func:`arena.game.state.no_common_suit`),
-and ``tests/game/test_solver.py`` checks the values against an expectiminimax
-over the engine itself.
+as much: a copy and a play for every move and every card a draw can bring).
+Every decision a rule takes is a call to the same function of
+:mod:`arena.game.rulings` that the rules core (:class:`arena.game.state.State`)
+calls: the cards that may be led and played (``lead_mask``, ``follow_mask``),
+``drawn_cut_loses`` (``drawn_cut_ends``), the escape rule with ``simultaneous``
+(``winner_without_cards``) and the shootout (``no_common_suit``). What is
+written here is the two-card trick they leave: the higher card of the led suit
+wins, the leader picks up a cut, the last player left is the Bhabhi.
+``tests/game/test_solver_core.py`` checks the values under every escape,
+shootout, drawn_cut_loses and simultaneous option against an expectiminimax
+over ``State``, ``tests/game/test_solver.py`` against one over the engine.
 
 A position at the start of a trick is ``(L, F, must)``: the leader's hand, the
 other player's hand (bitmasks of card ids, as in :mod:`arena.game.cards`) and the
@@ -42,7 +48,19 @@ from dataclasses import dataclass
 from arena.game.cards import CARDS, PACK, bit_list, cards_of, sort_hand
 from arena.game.errors import ArenaError
 from arena.game.rules import Rules
-from arena.game.state import DRAW, MODES, PASS, escape_mode, no_common_suit
+from arena.game.rulings import (
+    DRAW,
+    DRAW_NEXT,
+    MODES,
+    PASS,
+    TIED,
+    drawn_cut_ends,
+    escape_mode,
+    follow_mask,
+    lead_mask,
+    no_common_suit,
+    winner_without_cards,
+)
 
 FULL = (1 << PACK) - 1
 SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -110,10 +128,10 @@ class Solver:
         """The leader's value and the value of each card it may lead."""
         self._check(leader, other, must)
         if self.rules.shootout and no_common_suit(leader, other):
-            return Solution(1.0, tuple((c, 1.0) for c in _bits(leader if must < 0 else 1 << must)))
+            return Solution(1.0, tuple((c, 1.0) for c in _bits(lead_mask(leader, must))))
         drawn = must >= 0
         moves = [(c, _within_limit(self._reply, leader ^ (1 << c), other, c, drawn)) for c in
-                 _bits(1 << must if drawn else leader)]
+                 _bits(lead_mask(leader, must))]
         return _solution(moves)
 
     def solve_reply(self, leader_rest: int, follower: int, led: int, drawn: bool = False) -> Solution:
@@ -127,7 +145,7 @@ class Solver:
 
     def _reply_moves(self, rest: int, fol: int, led: int, drawn: bool):
         """(reply, leader's value) for each legal reply."""
-        legal = fol & SUIT13[led // 13] or fol
+        legal = follow_mask(fol, led // 13)
         return [(f, _within_limit(self._settle_one, rest, fol, led, drawn, f)) for f in _bits(legal)]
 
     def _check(self, leader: int, other: int, must: int) -> None:
@@ -171,6 +189,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     mode = MODES[rules.escape]
     highest_loses = rules.simultaneous == "highest_loses"
     suit_of = [SUIT13[c // 13] for c in range(PACK)]
+    suit_index = [c // 13 for c in range(PACK)]
     rank_of = [c % 13 for c in range(PACK)]
     thread_time = time.thread_time
 
@@ -221,7 +240,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
         else:
             v = 2.0
             drawn = must >= 0
-            moves = 1 << must if drawn else L
+            moves = lead_mask(L, must)
             while moves:
                 low = moves & -moves
                 moves ^= low
@@ -244,13 +263,13 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
 
     def reply(L: int, F: int, c: int, drawn: bool) -> float:
         """Leader's value after leading ``c`` (``L`` without it); the follower maximises it."""
-        follow = F & suit_of[c]
+        legal = follow_mask(F, suit_index[c])
         worst = -1.0
-        if follow:
+        if legal & suit_of[c]:
             rc = rank_of[c]
-            while follow:
-                low = follow & -follow
-                follow ^= low
+            while legal:
+                low = legal & -legal
+                legal ^= low
                 F2 = F ^ low
                 if rank_of[low.bit_length() - 1] > rc:
                     x = 1.0 - settle(F2, L, c, low.bit_length() - 1)
@@ -261,15 +280,14 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
                     if worst >= 1.0:
                         break
             return worst
-        if drawn and cut_loses:
-            return 1.0
+        if drawn_cut_ends(cut_loses, drawn, 2, 1, 0):
+            return 1.0                      # the follower (seat 1) cut the drawn lead: the leader loses
         if F & (F - 1) == 0:
             return 1.0                      # the thrower's last card: out, the leader is left
-        L2 = L | 1 << c
-        rest = F
-        while rest:
-            low = rest & -rest
-            rest ^= low
+        L2 = L | 1 << c                     # the leader picks up the trick and leads again
+        while legal:
+            low = legal & -legal
+            legal ^= low
             x = lead(L2 | low, F ^ low, -1)
             if x > worst:
                 worst = x
@@ -284,13 +302,13 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
                 return 1.0                  # the other got out: the winner is left
             return lead(W, O, -1)
         pile = universe & ~(O | 1 << c | 1 << f)
-        m = escape_mode(mode, 2, bool(pile))
+        m = winner_without_cards(mode, 1 if O else 0, bool(pile), highest_loses)
         if m == PASS:
-            if O:
-                return 0.0                  # the winner is out, the other is left
-            return 1.0 if highest_loses else draw_value
-        if not O:
-            return 1.0                      # every other player is out: the drawer is left
+            return 0.0                      # the winner is out, the other is left
+        if m == TIED:
+            return draw_value
+        if m != DRAW and m != DRAW_NEXT:
+            return 1.0                      # SIMULTANEOUS, ALONE: the winner is the Bhabhi
         total = 0.0
         if m == DRAW:
             n = 0
@@ -318,7 +336,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
             if rank_of[f] > rank_of[c]:
                 return 1.0 - settle(F2, rest, c, f)
             return settle(rest, F2, c, f)
-        if drawn and cut_loses:
+        if drawn_cut_ends(cut_loses, drawn, 2, 1, 0):
             return 1.0
         if not F2:
             return 1.0

@@ -4,9 +4,11 @@ This is the one implementation of the rules (docs/rules.md). The
 engine (:class:`arena.game.engine.Game`) wraps a :class:`State` with checks,
 faults, records and views; the sampler's playouts copy a state and play it out
 with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the
-two-player solver (:mod:`arena.game.solver`) takes its rule decisions from the
-functions at the bottom of this module (:func:`escape_mode`,
-:func:`no_common_suit`). docs/engine.md shows how they fit together.
+two-player solver (:mod:`arena.game.solver`) steps through tricks on two hand
+masks with the same rule decisions: both call the pure functions of
+:mod:`arena.game.rulings` (which cards may be played, ``drawn_cut_loses``, the
+escape rule and ``simultaneous``, the shootout). docs/engine.md shows how they
+fit together.
 
 Hands are bitmasks of card ids (:mod:`arena.game.cards`). A state records
 what happens as compact event tuples (:mod:`arena.game.events`) in ``log``
@@ -18,14 +20,25 @@ Randomness (draws) comes from ``rng.randrange``, the caller's generator.
 from __future__ import annotations
 
 from arena.game import events as ev
-from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK
+from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK
 from arena.game.errors import PositionError
 from arena.game.rules import Rules
+from arena.game.rulings import (
+    ALONE,
+    DRAW,
+    MODES,
+    PASS,
+    SIMULTANEOUS,
+    TIED,
+    drawn_cut_ends,
+    follow_mask,
+    lead_mask,
+    no_common_suit,
+    winner_without_cards,
+)
 from arena.game.tables import legal_tuple
 
 PLAY, TAKE = "play", "take"
-PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
-MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
 AS = int(ACE_OF_SPADES)
 SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 RANK = tuple(c % 13 for c in range(len(CARDS)))
@@ -100,15 +113,9 @@ class State:
 
     def legal_mask(self) -> int:
         """The cards the seat to act may play (a mask; meaningful for a ``PLAY`` decision)."""
-        hand = self.hands[self.cur]
         if not self.tcards:
-            return hand if self.must < 0 else BIT[self.must]
-        follow = hand & SUIT_MASK[self.led]
-        if follow:
-            return follow
-        if self.trump >= 0:
-            return hand & SUIT_MASK[self.trump] or hand
-        return hand
+            return lead_mask(self.hands[self.cur], self.must)
+        return follow_mask(self.hands[self.cur], self.led, self.trump)
 
     def next_active(self, seat: int) -> int:
         """The next seat after ``seat`` in play order that is still in the game."""
@@ -239,7 +246,7 @@ class State:
         self.hands[picker] |= taken
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
-        drawn_cut = self.drawn_lead and self.n_active == 2 and thrower != picker and self.cut_loses
+        drawn_cut = drawn_cut_ends(self.cut_loses, self.drawn_lead, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
         self._clear_trick()
         if emptied:
@@ -270,24 +277,21 @@ class State:
         """The escape rule: the clean-trick winner played their last card."""
         others = [s for s in emptied if s != winner]
         holders = [s for s in range(self.n) if self.active[s] and self.hands[s]]
-        mode = escape_mode(self.escape, len(holders) + 1, bool(self.pile))
+        mode = winner_without_cards(self.escape, len(holders), bool(self.pile), self.highest_loses)
+        if mode == TIED:                            # every hand emptied on this trick
+            self.pile.extend(cards)
+            self._finish(None, "draw", tied=emptied)
+            return
+        if mode == SIMULTANEOUS or mode == ALONE:   # the winner is the last player: the Bhabhi
+            self.pile.extend(cards)
+            self._go_out(others)
+            self._finish(winner, "simultaneous" if mode == SIMULTANEOUS else "last_player")
+            return
         if mode == PASS:
             self.pile.extend(cards)
-            if not holders:                     # every hand emptied on this trick
-                if self.highest_loses:
-                    self._go_out(others)
-                    self._finish(winner, "simultaneous")
-                else:
-                    self._finish(None, "draw", tied=emptied)
-                return
             self._go_out(emptied)
             if not self._maybe_over(None):
                 self._next_trick(self.next_active(winner))
-            return
-        if not holders:
-            self.pile.extend(cards)
-            self._go_out(others)
-            self._finish(winner, "last_player")
             return
         if mode == DRAW:
             self._draw_from_pile(winner)
@@ -379,25 +383,3 @@ class State:
 
     def _start_play(self, leader: int) -> None:
         self.decision, self.leader, self.cur = PLAY, leader, leader
-
-
-# ------------------------------------------------ rule decisions, shared
-def escape_mode(escape: int, players_left: int, pile: bool) -> int:
-    """What a clean-trick winner without cards does: ``PASS``, ``DRAW`` or ``DRAW_NEXT``.
-
-    ``escape`` is the rule (:data:`MODES`), ``players_left`` the active players
-    holding cards counting the winner, ``pile`` whether the discard pile (before
-    this trick) holds a card: ``pass_if_3plus`` passes with three or more,
-    draws with two; a draw from an empty pile is a pass.
-    """
-    if escape == PASS3:
-        escape = PASS if players_left >= 3 else DRAW
-    if escape == DRAW and not pile:
-        return PASS
-    return escape
-
-
-def no_common_suit(a: int, b: int) -> bool:
-    """Two hands with no suit in common (the shootout ends the game: the leader loses)."""
-    m0, m1, m2, m3 = SUIT_MASK
-    return not (a & m0 and b & m0 or a & m1 and b & m1 or a & m2 and b & m2 or a & m3 and b & m3)

@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.plugins.code_hash import normalised
 from arena.sandbox.paths import DEVICES, SYSTEM
 from arena.sandbox.limits import Limits, detect
 
@@ -131,7 +132,9 @@ def code_hash(dist, root: str | None, files: list[Path]) -> str:
     setuptools' editable-install shims, which name folders of this machine) and
     every ``.py`` file of the entry point's top-level package (an editable
     install's RECORD does not list its sources). Each is hashed with its path
-    relative to its folder, so the same install elsewhere hashes the same.
+    relative to its folder, so the same install elsewhere hashes the same, and
+    normalised (:func:`arena.plugins.code_hash.normalised`): comments and
+    docstrings do not count.
     """
     named: dict[str, Path] = {}
     try:
@@ -148,7 +151,7 @@ def code_hash(dist, root: str | None, files: list[Path]) -> str:
         data = _regular_file_bytes(named[name])
         if data is not None:
             digest.update(name.encode())
-            digest.update(data)
+            digest.update(normalised(data))
     return digest.hexdigest()[:16] if named else "unknown"
 
 

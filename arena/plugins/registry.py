@@ -48,7 +48,7 @@ from typing import Any, Callable
 import pluggy
 
 from arena.plugins import discovery
-from arena.plugins.code_hash import code_hash_of
+from arena.plugins.code_hash import player_hash_of
 from arena.plugins.options import accepted_options, reported_options, typed_options
 
 from arena.bots import hookspecs
@@ -116,9 +116,10 @@ class PlayerSpec:
         return bot
 
     def code_hash(self) -> str:
-        """A hash of the player's code (to tell versions apart); a third-party plugin's was read
-        from its files at discovery, never imported."""
-        return self.source.code_hash if self.source is not None else code_hash_of(self.factory)
+        """A hash of the player's code (to tell versions apart), blind to comments and docstrings:
+        a built-in's over the modules it uses; a third-party plugin's read from its files at
+        discovery, never imported (:mod:`arena.plugins.code_hash`)."""
+        return self.source.code_hash if self.source is not None else player_hash_of(self.factory)
 
     def with_options(self, given: dict[str, str]) -> PlayerSpec:
         """This player with options given as texts, typed and checked (:class:`PluginError`: one line)."""

@@ -33,7 +33,8 @@ from arena.results.errors import ReportError
 from arena.results.report_games import browser_game, pick_games
 from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.report_logs import logged_seats, pack_logs
+from arena.results.store import Store, change_note
 
 MAX_FAULT_LINES = 50
 
@@ -68,16 +69,19 @@ def _context(store: Store, folder: Path, max_games: int) -> dict[str, Any]:
     order = list(table.players)
     colors = player_colors(order)
     name = spec.get("name") or folder.name
-    games, note = _games(store, outs, max_games)
+    logged = logged_seats(store)
+    faults = _faults(store, outs, order, logged)
+    games, note = _games(store, outs, max_games, logged, [f["game"] for f in faults["details"] if f["log"]])
     return {
-        "name": name, "version": __version__, "summary": _summary(spec, outs, table),
+        "name": name, "version": __version__,
+        "summary": _summary(spec, outs, table) + [("code changed", change_note(c)) for c in store.player_changes()],
         "colors": colors, "rows": _rating_rows(table, store.players(), colors),
         "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
                                                  f"{name}: rating by games played")),
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
         "h2h": _h2h(outs, order),
-        "faults": _faults(store, outs, order),
-        "games": games, "games_note": note, "compare": compare_section(store),
+        "faults": faults, "games": games, "games_note": note,
+        "logs": pack_logs(store, [g["i"] for g in games.index if g["lg"]], str(folder)), "compare": compare_section(store),
         "css": Markup(_asset("report/report.css")),
         "js": Markup("\n".join(_asset(f"report/{name}.js") for name in ("tables", "browser"))),
     }
@@ -236,7 +240,7 @@ def _h2h(outs: list[Outcome], order: Sequence[str]) -> dict:
 # ---------------------------------------------------------------- faults
 
 
-def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
+def _faults(store: Store, outs: list[Outcome], order: Sequence[str], logged: dict[int, list[int]]) -> dict:
     counts = {p: dict.fromkeys(FAULT_KINDS, 0) for p in order}
     for o in outs:
         for seat, player in enumerate(o.seats):
@@ -252,7 +256,7 @@ def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
         rows.append({"player": p, "counts": [counts[p][k] for k in FAULT_KINDS], "total": total,
                      "decisions": decisions[p], "per_1000": per})
     any_faults = any(r["total"] for r in rows)
-    details = store.fault_details(MAX_FAULT_LINES)
+    details = [{**f, "log": f["seat"] in logged.get(f["game"], ())} for f in store.fault_details(MAX_FAULT_LINES)]
     return {"kinds": FAULT_KINDS, "rows": rows, "total": store.fault_count(),
             "img": svg_data_uri(faults_figure(counts, order)) if any_faults else None,
             "details": details,
@@ -262,11 +266,15 @@ def _faults(store: Store, outs: list[Outcome], order: Sequence[str]) -> dict:
 # ---------------------------------------------------------------- games
 
 
-def _games(store: Store, outs: list[Outcome], limit: int) -> tuple[Packed, str]:
+def _games(store: Store, outs: list[Outcome], limit: int, logged: dict[int, list[int]],
+           linked: Sequence[int]) -> tuple[Packed, str]:
+    """The browser's games: ``limit`` chosen evenly, plus the games whose logs the fault list links to."""
     faulty = [(o.index, (o.rules, o.table_size), any(o.faults[s] for s in range(o.table_size))) for o in outs]
     chosen = pick_games(faulty, limit)
+    if limit:
+        chosen = sorted(set(chosen) | set(linked))
     labels = {o.index: o.rules for o in outs}
-    games = pack_games([browser_game(i, store.record(i), labels[i]) for i in chosen])
+    games = pack_games([{**browser_game(i, store.record(i), labels[i]), "lg": logged.get(i, [])} for i in chosen])
     if len(chosen) == len(outs):
         note = f"All {len(outs)} games."
     else:

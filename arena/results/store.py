@@ -2,12 +2,16 @@
 
 WAL journal, one transaction per finished game, so a crash (even ``kill -9``)
 loses at most the games that were still being played. Holds the tournament
-spec, each player's name, version and code hash, every game's record (the
+spec, each player's name, version and code hash (and, in meta
+``player_changes``, every change of one allowed by ``--allow-changed``), every game's record (the
 engine's JSON), faults, and per-seat decision timings summarised per game:
 the number of decisions, the median and largest CPU and wall time of one, and
 the number of play decisions with their CPU time in total (``plays``,
 ``play_cpu_ms``: columns a database written before them lacks, read as NULL).
 The per-decision lists of a record's ``timings`` are not kept.
+Each seat's bot output of each game (stdout, stderr, fault tracebacks; capped)
+goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store_logs`), made
+with the first game that has any.
 
 A new database is built whole under a temporary name (tables and meta rows in
 one transaction) and only then linked into place, so an existing
@@ -34,9 +38,10 @@ import orjson
 
 from arena.game.rules import Rules
 from arena.game.status import FAULT_KINDS
+from arena.results import store_logs
 from arena.results.store_check import RECOVER, StoreError, check_database, check_file, storage_error
 
-__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "create_database", "rules_label"]
+__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "change_note", "create_database", "rules_label"]
 
 DB_NAME = "results.sqlite"
 SCHEMA_VERSION = 1
@@ -143,9 +148,25 @@ class Store:
     @_guarded
     def save_players(self, players: list[dict]) -> None:
         with self._transaction():
-            for p in players:
-                self.db.execute("INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)",
-                                (p["name"], p.get("plugin"), p.get("version"), p.get("code_hash")))
+            self._put_players(players)
+
+    def _put_players(self, players: list[dict]) -> None:
+        for p in players:
+            self.db.execute("INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)",
+                            (p["name"], p.get("plugin"), p.get("version"), p.get("code_hash")))
+
+    @_guarded
+    def allow_changes(self, changes: list[dict], players: list[dict]) -> None:
+        """Add ``changes`` to the meta list ``player_changes`` and store ``players`` as the versions
+        that play from now on, in one transaction (``arena tournament resume --allow-changed``)."""
+        with self._transaction():
+            log = self.meta("player_changes", []) + changes
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", ("player_changes", json.dumps(log)))
+            self._put_players(players)
+
+    def player_changes(self) -> list[dict]:
+        """Every change of a player allowed during the tournament, oldest first."""
+        return self.meta("player_changes", [])
 
     @_guarded
     def players(self) -> list[dict]:
@@ -172,6 +193,7 @@ class Store:
         """
         record = dict(record)
         timings = record.pop("timings", None) or [{} for _ in record["names"]]
+        logs = record.pop("logs", None) or ()
         result = record["result"]
         with self._transaction():
             cur = self.db.execute(
@@ -182,6 +204,7 @@ class Store:
             if cur.rowcount == 0:
                 return False
             self._add_seats(game.index, record, timings)
+            store_logs.add(self.db, game.index, record["names"], logs)
         return True
 
     def _add_seats(self, idx: int, record: dict, timings: list[dict]) -> None:
@@ -204,12 +227,7 @@ class Store:
     @_guarded
     def record(self, game: int | str) -> dict:
         """One game's record by schedule index or game id."""
-        column = "idx" if isinstance(game, int) or str(game).isdigit() else "game_id"
-        key = int(game) if column == "idx" else game
-        row = self.db.execute(f"SELECT record FROM games WHERE {column} = ?", (key,)).fetchone()
-        if row is None:
-            raise StoreError(f"no game {game!r} in {self.folder} (games are numbered 0..{self.count() - 1} "
-                             f"or named by game id)")
+        row = self.db.execute("SELECT record FROM games WHERE idx = ?", (self.index(game),)).fetchone()
         return self._json(row[0], f"game {game}")
 
     def records(self) -> Iterator[tuple[int, dict]]:
@@ -241,6 +259,27 @@ class Store:
                 "decisions", "cpu_ms_median", "wall_ms_median", "plays", "play_cpu_ms", "table_size", "rules",
                 "loser", "draw")
         return [dict(zip(cols, r)) for r in self.db.execute(q)]
+
+    @_guarded
+    def logs(self, game: int | str) -> dict[int, tuple[str, str]]:
+        """One game's bot output, ``{seat: (player, text)}`` (seats that printed nothing left out)."""
+        return store_logs.game(self.db, self.index(game))
+
+    @_guarded
+    def logged_seats(self) -> set[tuple[int, int]]:
+        """Every ``(game, seat)`` with a stored log."""
+        return store_logs.seats(self.db)
+
+    @_guarded
+    def index(self, game: int | str) -> int:
+        """A stored game's schedule index, from its index or game id (a StoreError if there is none)."""
+        column = "idx" if isinstance(game, int) or str(game).isdigit() else "game_id"
+        key = int(game) if column == "idx" else game
+        row = self.db.execute(f"SELECT idx FROM games WHERE {column} = ?", (key,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game!r} in {self.folder} (games are numbered 0..{self.count() - 1} "
+                             f"or named by game id)")
+        return row[0]
 
     @_guarded
     def fault_count(self) -> int:
@@ -359,6 +398,13 @@ def _record_text(record: dict) -> str:
         return orjson.dumps(record).decode()
     except TypeError:  # e.g. an integer beyond 64 bits
         return json.dumps(record, separators=(",", ":"))
+
+
+def change_note(change: dict) -> str:
+    """A change of player recorded by :meth:`Store.allow_changes`, as one line: who, when, which code."""
+    return (f"player {change['player']} after {change['after_games']} of {change['of_games']} games: "
+            f"version {change['old_version']} (code {change['old_code']}) -> "
+            f"version {change['new_version']} (code {change['new_code']}), allowed by --allow-changed")
 
 
 def rules_label(rules: dict) -> str:

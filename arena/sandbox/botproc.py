@@ -130,6 +130,20 @@ class BotProcess:
             return self._failed(problem, start, cpu0)
         return self._receive(start, cpu0, cpu_limit, deadline)
 
+    def send(self, message: dict, wall_limit: float | None) -> tuple[float, float, str | None]:
+        """Send a command whose reply is awaited later (:meth:`reply_to`): (start, CPU mark, write problem)."""
+        start = time.monotonic()
+        problem = self._write(wire.encode(message), None if wall_limit is None else start + wall_limit)
+        return start, self._mark, problem
+
+    def reply_to(self, sent: tuple[float, float, str | None], cpu_limit: float | None,
+                 wall_limit: float | None) -> Reply:
+        """The reply to what :meth:`send` sent, its limits counted from the sending."""
+        start, cpu0, problem = sent
+        if problem is not None:
+            return self._failed(problem, start, cpu0)
+        return self._receive(start, cpu0, cpu_limit, None if wall_limit is None else start + wall_limit)
+
     def post(self, message: dict, timeout: float = 1.0) -> bool:
         """Send a command that gets no reply; False if it could not be written."""
         return self._write(wire.encode(message), time.monotonic() + timeout) is None

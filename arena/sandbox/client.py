@@ -37,6 +37,7 @@ from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
+from arena.sandbox.game_output import GameOutput
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.paths import listable_paths, readable_paths
@@ -46,6 +47,8 @@ from arena.sandbox.target import player_target
 from arena.sandbox.timing import WALL_FACTOR, Clock
 
 KEPT_LOGS = 4
+END_GAME_S = 1.0
+"""CPU seconds a bot's ``end_game`` may take (its decision limit if that is longer), 3x that of wall time."""
 
 
 @dataclass(slots=True)
@@ -89,6 +92,7 @@ class SandboxClient:
         self._start_failed: str | None = None
         self._logs: deque[BotProcess] = deque(maxlen=KEPT_LOGS)  # ended processes
         self._logs_dropped = 0
+        self._output = GameOutput()
         self.pids: list[int] = []
         self.confinement: dict | None = None
         self._box: dict = {}
@@ -103,8 +107,10 @@ class SandboxClient:
         ``deal`` (the game's deal seed; None: unknown) decides which process may
         play it: a frozen one that never played that deal, woken, else a fresh one.
         """
+        self._settle()
         self._game = _Game(seat, players, rules.to_dict(), seed, list(events), deal)
         self._clock = Clock.from_limits(self.limits)
+        self._output.begin()
         self._start_failed = None
         if self._proc is not None and (self._proc.served or not self._proc.alive()):
             self._park()
@@ -151,18 +157,31 @@ class SandboxClient:
         return self._ask(message, "action")
 
     def finish(self, events, result) -> None:
-        """The game's last events and its result; the bot's end_game is not waited for."""
+        """The game's last events and its result, sent; the bot's ``end_game`` is awaited by
+        :meth:`game_log` (or the next call), with :data:`END_GAME_S` of CPU time (a bot that
+        overruns it or dies is restarted; no fault: the game is over)."""
         if self._proc is not None and self._proc.in_game:
-            message = {"op": "finish", "events": events,
-                       "result": None if result is None else result.to_dict()}
-            if self._proc.post(message):
-                self._proc.in_game = False
-            else:
-                self._drop(respawn=True)
+            message = {"op": "finish", "events": events, "result": None if result is None else result.to_dict()}
+            self._output.finish(self._proc, message, max(END_GAME_S, self._clock.decision or 0.0))
+            self._proc.in_game = False
         self._game = None
+
+    def game_log(self) -> str:
+        """What the bot printed during its last finished game (stdout and stderr, capped), with
+        its faults' tracebacks; '' when it printed nothing and nothing went wrong."""
+        self._settle()
+        return self._output.last
+
+    def _settle(self) -> None:
+        """After finish: await end_game's answer, then take the game's output from the log pipes."""
+        if self._output.ending(self._proc):
+            self._drop(respawn=True)
+        if self._game is None:
+            self._output.end(self._server, self._proc)
 
     def close(self) -> None:
         """Kill the bot's processes; the client is done (it starts no more)."""
+        self._settle()
         self._closed = True
         self._drop(respawn=False)
         for proc in self._idle.drain():
@@ -174,6 +193,7 @@ class SandboxClient:
 
     def ping(self) -> Reply:
         """A round trip through the host without the bot (benchmarks, health checks)."""
+        self._settle()
         failure = self._ensure_ready()
         if failure is not None:
             return failure
@@ -216,6 +236,7 @@ class SandboxClient:
         failure = self._ensure_ready()
         if failure is not None:
             self._start_failed = failure.detail
+            self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
         g = self._game
         message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
@@ -318,6 +339,7 @@ class SandboxClient:
         self._box.pop("server", None)
         if server is not None:
             server.kill()
+            self._output.collect(server)
             self._keep_log(server)
 
     def _init(self) -> dict:
@@ -338,6 +360,8 @@ class SandboxClient:
             status, detail = Status.TIMEOUT, f"{late}; its answer came too late"
         elif late is not None and status == Status.TIMEOUT:
             detail = f"{late}; {detail}"
+        if status != Status.OK:
+            self._output.fault(str(status), detail, answer.value, self._server, self._proc)
         if not answer.ok or status in (Status.TIMEOUT, Status.CRASH):
             self._drop(respawn=True)
         return Reply(status, value, answer.cpu, answer.wall, detail)
@@ -371,6 +395,7 @@ class SandboxClient:
         self._box.pop("proc", None)
         if proc is not None:
             proc.kill(wait=self._closed or not self._forked)
+            self._output.collect(self._server, proc)
             self._keep_log(proc)
         if respawn and self._start_failed is None and not self._forked:
             self._spawn()

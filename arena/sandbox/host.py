@@ -18,11 +18,15 @@ interpreter, before any game exists. In order, it:
    - ``decide``: new events, the legal actions, the decision kind: the view
      is rebuilt from the seat's events alone and the bot's ``act`` called;
      answers ``{"action": ...}``;
-   - ``finish``: the last events and the result; ``end_game``; no answer;
+   - ``finish``: the last events and the result; ``end_game``, then stdout
+     and stderr flushed; answers ``{"done": true}`` (so the harness takes
+     the game's whole output from the log pipe after it);
    - ``ping``: answers ``{"pong": true}`` (the transport alone, for benchmarks).
 
-A bot's exception is answered ``{"error": "Type: message"}`` (the traceback
-goes to the log); an answer that is not plain data is ``{"bad": repr}``.
+A bot's exception is answered ``{"error": "Type: message", "traceback": ...}``
+(the formatted traceback, its last :data:`~arena.bots.output_log.TRACEBACK_CAP`
+characters, as text: the harness never unpickles anything from a bot); an
+answer that is not plain data is ``{"bad": repr}``.
 Nothing here is trusted by the harness: it judges what arrives.
 """
 
@@ -36,6 +40,7 @@ import sys
 import traceback
 
 import arena
+from arena.bots.output_log import bot_traceback
 from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
@@ -144,12 +149,9 @@ class Host:
             try:
                 answer = handler(message)
             except Exception as exc:  # noqa: BLE001 - a bot's bug is its fault, sent as data
-                traceback.print_exc()
-                answer = {"error": f"{type(exc).__name__}: {short(str(exc))}"}
-                if message["op"] == "finish":
-                    continue
-            if answer is not None:
-                self.send(answer)
+                answer = {"error": f"{type(exc).__name__}: {short(str(exc))}",
+                          "traceback": bot_traceback(exc, __file__)}
+            self.send(answer)
 
     def game(self, m: dict) -> dict:
         """A new game: a fresh bot with the seed, fed the seat's events so far."""
@@ -173,16 +175,29 @@ class Host:
             raise RuntimeError("no bot: its game never started")
         return {"action": self.bot.act(view)}
 
-    def finish(self, m: dict) -> None:
+    def finish(self, m: dict) -> dict:
         self.tracker.feed_many(m["events"])
-        if self.bot is not None and m.get("result") is not None:
-            self.bot.end_game(Result.from_dict(m["result"]))
+        try:
+            if self.bot is not None and m.get("result") is not None:
+                self.bot.end_game(Result.from_dict(m["result"]))
+        finally:
+            _flush()
+        return {"done": True}
 
     def rules(self, data: dict) -> Rules:
         """Rules from their dict, rebuilt only when they change."""
         if self._rules is None or self._rules[0] != data:
             self._rules = (data, Rules.from_dict(data))
         return self._rules[1]
+
+
+def _flush() -> None:
+    """Push what the bot wrote through Python's stdout and stderr into the log pipe."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - the bot may have replaced or closed them
+            pass
 
 
 def load_factory(player: dict):

@@ -180,13 +180,25 @@ class LogDrain:
 
     The bot never blocks on a full pipe: everything is read, the excess only
     counted. ``close=True`` closes fd at EOF.
+
+    Besides the process's whole log (``data``, ``text``: its first ``cap``
+    bytes), the drain keeps the output since the last :meth:`take` (its first
+    ``take_cap`` bytes): one game's share of a process that plays several.
+    Reads happen under the lock, so :meth:`take` answers with everything
+    written to the pipe before it was called.
     """
 
-    def __init__(self, fd: int, cap: int = 64 * 1024, *, close: bool = False) -> None:
+    def __init__(self, fd: int, cap: int = 64 * 1024, *, close: bool = False,
+                 take_cap: int | None = None) -> None:
         self.fd, self.cap, self._close = fd, cap, close
+        self.take_cap = cap if take_cap is None else take_cap
         self._buf = bytearray()
+        self._part = bytearray()
+        self._part_total = 0
         self._total = 0
+        self._eof = False
         self._lock = threading.Lock()
+        os.set_blocking(fd, False)
         self._thread = threading.Thread(target=self._run, name=f"log-drain-{fd}",
                                         daemon=True)
 
@@ -223,24 +235,61 @@ class LogDrain:
             dropped = self._total - len(self._buf)
         return text + (f"\n[... {dropped} more bytes dropped]" if dropped else "")
 
+    def take(self) -> tuple[bytes, int]:
+        """(the output since the last take, at most take_cap bytes; how many more bytes came).
+
+        What the pipe holds now is read first: every byte written before
+        this call is in the answer (or counted), none is left for the next.
+        """
+        with self._lock:
+            while chunk := self._read_now():
+                self._keep(chunk)
+            part, more = bytes(self._part), self._part_total - len(self._part)
+            self._part, self._part_total = bytearray(), 0
+        return part, more
+
+    def _keep(self, chunk: bytes) -> None:
+        """Keep chunk (the lock held)."""
+        room = self.cap - len(self._buf)
+        if room > 0:
+            self._buf += chunk[:room]
+        room = self.take_cap - len(self._part)
+        if room > 0:
+            self._part += chunk[:room]
+        self._total += len(chunk)
+        self._part_total += len(chunk)
+
     def _run(self) -> None:
         try:
-            while chunk := self._read():
+            while not self._eof:
+                _wait_readable(self.fd)
                 with self._lock:
-                    room = self.cap - len(self._buf)
-                    if room > 0:
-                        self._buf += chunk[:room]
-                    self._total += len(chunk)
+                    while chunk := self._read_now():
+                        self._keep(chunk)
         finally:
             if self._close:
-                os.close(self.fd)
+                with self._lock:
+                    self._eof = True
+                    os.close(self.fd)
 
-    def _read(self) -> bytes:
-        """The next chunk; b"" at EOF or when the fd fails."""
-        while True:
-            try:
-                return os.read(self.fd, 65536)
-            except BlockingIOError:
-                select.select([self.fd], [], [])
-            except OSError:
-                return b""
+    def _read_now(self) -> bytes | None:
+        """The next chunk the pipe holds now (None: nothing yet, b"": end of file; the lock held)."""
+        if self._eof:
+            return b""
+        try:
+            chunk = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return None
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._eof = True
+        return chunk
+
+
+def _wait_readable(fd: int) -> None:
+    """Wait until fd can be read, is at end of file or fails."""
+    try:
+        select.select([fd], [], [])
+    except (OSError, ValueError):
+        pass

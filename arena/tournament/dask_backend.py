@@ -17,6 +17,9 @@ the coordinator stores them as they arrive.
 - A lost worker's batches are re-run elsewhere by the scheduler (up to
   ``distributed.scheduler.allowed-failures`` times); the store ignores a game
   it already holds, so none is stored twice.
+- Each game a task finishes goes at once to a ``distributed.Queue`` of the
+  executor's own (:meth:`DaskExecutor.poll` collects them), so the
+  coordinator stores games as they finish, not batch by batch.
 
 ``distributed`` is imported only when an executor is made: the rest of the
 arena works without it.
@@ -35,7 +38,7 @@ from arena import __version__
 from arena.game.engine import Game
 from arena.plugins.code_hash import code_hash_of
 from arena.tournament.errors import DaskBackendError, WorkerMismatch
-from arena.tournament.worker import close_clients, this_process, worker_name
+from arena.tournament.worker import close_clients, streaming_to, this_process, unpack_results, worker_name
 
 try:  # the plugin base class, when distributed is installed
     from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
@@ -71,20 +74,27 @@ def _arena_refusal(expected: dict) -> str | None:
             f"install the same arena on every worker")
 
 
-def run_task(fn, args: tuple, arena: dict):
+def run_task(fn, args: tuple, arena: dict, stream: str | None = None):
     """What a Dask task runs: ``("ok", fn(*args))``, or ``("refused", message)``.
 
     A refusal is returned rather than raised, so that Dask's ``retries`` (meant
     for failures that may pass) never run a batch again on a worker that will
-    refuse it again.
+    refuse it again. ``stream``: the name of the queue each finished game goes to.
     """
     refusal = _arena_refusal(arena)
     if refusal:
         return ("refused", refusal)
     try:
-        return ("ok", fn(*args))
+        with streaming_to(_queue(stream).put if stream else None):
+            return ("ok", fn(*args))
     except WorkerMismatch as exc:
         return ("refused", str(exc))
+
+
+def _queue(name: str):
+    """The named ``distributed.Queue`` (on a worker: through the worker's client)."""
+    import distributed
+    return distributed.Queue(name, client=distributed.get_client())
 
 
 class ArenaWorkerPlugin(_WorkerPlugin):
@@ -138,6 +148,9 @@ class DaskExecutor:
         self._arena = dict(arena or _local_fingerprint())
         self._futures: weakref.WeakSet = weakref.WeakSet()
         self._closed = False
+        self._stream = f"arena-games-{_uid()}"
+        self._queue = None
+        self._deliver = None
         self._prepare_workers()
 
     @staticmethod
@@ -176,10 +189,24 @@ class DaskExecutor:
         """Run ``fn(*args)`` on a worker; a standard future for its result."""
         if self._closed:
             raise DaskBackendError("this Dask executor is shut down")
-        task = self.client.submit(run_task, fn, args, self._arena, pure=False, retries=self.retries,
+        stream = self._stream if self._deliver is not None else None
+        task = self.client.submit(run_task, fn, args, self._arena, stream, pure=False, retries=self.retries,
                                   key=f"{getattr(fn, '__name__', 'task')}-{_uid()}")
         self._futures.add(task)
         return _wrap(task)
+
+    def deliver_to(self, callback) -> None:
+        """Stream each game the tasks finish to ``callback``, when :meth:`poll` is called."""
+        if self._queue is None:
+            self._queue = _distributed().Queue(self._stream, client=self.client)
+        self._deliver = callback
+
+    def poll(self) -> None:
+        """Deliver every game the tasks finished so far (never waits: a Dask queue's timed get
+        logs an error on the scheduler each time it expires)."""
+        if self._queue is not None and self._deliver is not None:
+            for packed in self._queue.get(batch=True):
+                self._deliver(unpack_results(packed))
 
     def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
         """Cancel what is pending if ``cancel``; close the client if this executor opened it."""
@@ -188,6 +215,8 @@ class DaskExecutor:
         self._closed = True
         pending = [f for f in list(self._futures) if not f.done()]
         try:
+            if self._queue is not None and not cancel:  # games stored already (with their batches)
+                self._queue.get(batch=True)
             if cancel and pending:
                 self.client.cancel(pending)
             elif wait and pending:

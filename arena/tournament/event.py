@@ -2,8 +2,10 @@
 
 The coordinator builds the schedule from the spec, skips the games already in
 the store, sends batches of games to an executor (any ``concurrent.futures``
-style object with ``submit``), and writes each returned record to the store in
-its own transaction as it arrives. Ratings are computed later from the store
+style object with ``submit``) in play order, and writes each finished game to
+the store in its own transaction as it arrives: an executor with ``poll``
+streams every game as it finishes (:mod:`arena.tournament.worker`), so a long
+batch is stored game by game, not when it ends. Ratings are computed later from the store
 in game order, so neither parallelism nor a resume changes the tables.
 
 Every tournament folder has its own secret (:mod:`arena.game.seeds`), created with
@@ -14,6 +16,7 @@ unbroken run and no bot can work its deal out from its seed.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
@@ -24,7 +27,7 @@ from typing import Callable, Iterable
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
-from arena.results.store import Store, StoreError, rules_label
+from arena.results.store import Store, StoreError, change_note, rules_label
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.match_run import store_unit, stored_units, unit_games
 from arena.tournament.match_spec import match_rules
@@ -32,6 +35,8 @@ from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
 
+POLL_SECONDS = 0.1
+"""How often the coordinator collects the games a streaming executor's workers finished."""
 WAKE_SECONDS = 0.5
 """The longest the coordinator waits for a batch without waking: a Ctrl-C the kernel hands to another
 thread of the process is acted on at the next wake (a wait on a lock is not interrupted by it)."""
@@ -98,16 +103,23 @@ def check_players(spec: TournamentSpec, registry) -> None:
                 raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
 
 
-def changed_players(store: Store, players: list[dict]) -> list[str]:
-    """One line per player whose version or code differs from the one that played the stored games."""
+def changed_players(store: Store, players: list[dict]) -> list[dict]:
+    """Each player whose version or code differs from the one that played the stored games:
+    ``player``, ``old_version``, ``old_code``, ``new_version``, ``new_code``."""
     stored = {p["name"]: p for p in store.players()}
     out = []
     for p in players:
         old = stored.get(p["name"])
         if old and (old["version"], old["code_hash"]) != (p["version"], p["code_hash"]):
-            out.append(f"player {p['name']!r} is now version {p['version']} (code {p['code_hash']}), but the "
-                       f"stored games were played by version {old['version']} (code {old['code_hash']})")
+            out.append({"player": p["name"], "old_version": old["version"], "old_code": old["code_hash"],
+                        "new_version": p["version"], "new_code": p["code_hash"]})
     return out
+
+
+def change_text(change: dict) -> str:
+    """A change of player as text: who, from which version and code to which."""
+    return (f"player {change['player']!r} is now version {change['new_version']} (code {change['new_code']}), "
+            f"but the stored games were played by version {change['old_version']} (code {change['old_code']})")
 
 
 def _spec_change(stored: dict, spec: TournamentSpec) -> str | None:
@@ -127,7 +139,9 @@ class Tournament:
         self.folder = Path(folder)
         self.registry = registry
         check_players(spec, registry)
-        self.games = schedule(spec)
+        self.format = spec.schedule_format()
+        self.games = self.format.games()
+        """Every game, in index order (the order ratings use)."""
         self.players = describe_players(registry, player_names(self.games))
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
@@ -197,23 +211,34 @@ class Tournament:
         self.secret = found
         return found
 
+    @functools.cached_property
+    def order(self) -> list[GameSpec]:
+        """Every game, in the order games are sent to the executor (balanced at any prefix;
+        worked out when first needed: status and tables do not need it)."""
+        return self.format.play_order(self.games)
+
     def pending(self, store: Store) -> list[GameSpec]:
+        """The games not stored yet, in play order."""
         done = stored_units(store, self.spec)
-        return [g for g in self.games if g.index not in done]
+        return [g for g in self.order if g.index not in done]
 
     def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
         size = max(1, self.spec.batch)
         return [games[i:i + size] for i in range(0, len(games), size)]
 
     def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
-            max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None) -> Progress:
+            max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None,
+            allow_changed: bool = False) -> Progress:
         """Play every missing game on ``executor``; return the final progress.
 
         Refuses (:class:`TournamentError`) to add games to stored ones played
         by another version of a player: the table would mix two bots under one
-        name. Each finished game is stored as its batch comes back. If anything
-        stops the run (Ctrl-C, a worker's refusal), the batches already finished
-        are stored before the exception goes on, so a resume replays only the rest.
+        name, unless ``allow_changed``: then each change is recorded in the store
+        (:meth:`Store.allow_changes`) and the run goes on with the new code.
+        Each finished game is stored as it finishes (as its batch comes
+        back, on an executor that does not stream). If anything stops the run
+        (Ctrl-C, a worker's refusal), the games already finished are stored
+        before the exception goes on, so a resume replays only the rest.
         ``on_progress`` is called at most ten times a second, and once at the end.
         ``watch`` is called with every game stored now; once it returns True no
         more batches are sent (those in flight are still stored): a sequential
@@ -224,9 +249,8 @@ class Tournament:
         with Store(self.folder, create=True) as store:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
-            self._check_versions(store, bool(queue))
-            state = _Counter(len(stored_units(store, self.spec)), store.fault_count(), store, len(self.games),
-                             watch)
+            self._check_versions(store, bool(queue), allow_changed)
+            state = _Counter(len(stored_units(store, self.spec)), store.fault_count(), store, self.games, watch)
             try:
                 if queue:
                     store.check_writable()
@@ -240,39 +264,52 @@ class Tournament:
               secret) -> None:
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
+        poll = getattr(executor, "poll", None)  # an executor that streams each game as it finishes
+        if poll is not None:
+            executor.deliver_to(state.store_games)
         try:
             while (queue and not state.stopped) or in_flight:
                 while queue and not state.stopped and len(in_flight) < limit:
                     batch = queue.pop()
                     packed = pack_batch(self.spec, batch, self.players, secret)
                     in_flight[executor.submit(run_packed, packed)] = batch
-                finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS if poll is None else POLL_SECONDS,
+                                   return_when=FIRST_COMPLETED)
+                if poll is not None:
+                    poll()
                 for fut in finished:
-                    state.store_batch(in_flight.pop(fut), unpack_results(fut.result()))
+                    in_flight.pop(fut)
+                    state.store_games(unpack_results(fut.result()))
                 tick(state)
         except BaseException:
-            _keep_finished(in_flight, state)
+            _keep_finished(in_flight, state, poll)
             raise
         tick(state, final=True)
 
-    def _check_versions(self, store: Store, playing: bool) -> None:
-        changed = changed_players(store, self.players) if store.count() else []
+    def _check_versions(self, store: Store, playing: bool, allow_changed: bool = False) -> None:
+        done = store.count()
+        changed = changed_players(store, self.players) if done else []
+        if changed and playing and not allow_changed:
+            raise TournamentError(f"{change_text(changed[0])}; resume with --allow-changed to go on with the new "
+                                  f"code (the change is recorded), or reinstall that version")
         if changed and playing:
-            raise TournamentError(f"{changed[0]}; {self.folder} would mix the two: reinstall that version "
-                                  f"to go on, or start a new tournament (another name)")
-        if not store.count():
+            at = {"after_games": done, "of_games": len(self.games), "time": time.time()}
+            store.allow_changes([{**c, **at} for c in changed], self.players)
+        if not done:
             store.save_players(self.players)
 
 
-def _keep_finished(in_flight: dict, state: "_Counter") -> None:
-    """Store the batches that finished while the run was being stopped; cancel the rest."""
-    for fut, batch in list(in_flight.items()):
-        fut.cancel()
-        if fut.done() and not fut.cancelled() and fut.exception() is None:
-            try:
-                state.store_batch(batch, unpack_results(fut.result()))
-            except Exception:  # the store itself failed: what is stored stays stored
-                return
+def _keep_finished(in_flight: dict, state: "_Counter", poll=None) -> None:
+    """Store the games and batches that finished while the run was being stopped; cancel the rest."""
+    try:
+        if poll is not None:
+            poll()
+        for fut in list(in_flight):
+            fut.cancel()
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                state.store_games(unpack_results(fut.result()))
+    except Exception:  # the store or the stream failed: what is stored stays stored
+        return
 
 
 class _Ticker:
@@ -291,20 +328,27 @@ class _Ticker:
 class _Counter:
     """Stores results and keeps the running figures for the progress display."""
 
-    def __init__(self, done: int, faults: int, store: Store, total: int, watch=None) -> None:
+    def __init__(self, done: int, faults: int, store: Store, games: list[GameSpec], watch=None) -> None:
         self.done, self.faults, self.store, self.watch = done, faults, store, watch
         self.stopped = False
-        self.total, self.start = total, time.perf_counter()
+        self.by_index = {g.index: g for g in games}
+        self.stored_now: set[int] = set()
+        self.total, self.start = len(games), time.perf_counter()
         self.played_now = 0
         self.losses: dict[str, int] = {}
         self.seen: dict[str, int] = {}
 
-    def store_batch(self, batch: list[GameSpec], records: list[dict]) -> None:
-        by_index = {g.index: g for g in batch}
+    def store_games(self, records: list) -> None:
+        """Store each ``(index, record)`` not stored yet (a game streamed comes again with its batch)."""
+        by_index = self.by_index
         for index, record in records:
+            if index in self.stored_now:
+                continue
             games = unit_games(record)
             faults = sum(len(f) for g in games for f in g.get("faults") or [])
-            if store_unit(self.store, by_index[index], record):
+            added = store_unit(self.store, by_index[index], record)
+            self.stored_now.add(index)
+            if added:
                 self.done += 1
                 self.played_now += 1
                 self.faults += faults
@@ -336,6 +380,7 @@ def status_lines(t: Tournament) -> list[str]:
         done, faults = len(stored_units(store, t.spec)), store.fault_count()
         players = store.players()
         changed = changed_players(store, t.players) if store.count() else []
+        allowed = store.player_changes()
     unit = "matches" if match_rules(t.spec) is not None else "games"
     lines = [f"tournament {t.spec.name} in {t.folder}",
              f"  {unit}: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
@@ -343,7 +388,8 @@ def status_lines(t: Tournament) -> list[str]:
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
-    lines += [f"  warning: {line}; resume refuses to mix them" for line in changed]
+    lines += [f"  changed: {change_note(c)}" for c in allowed]
+    lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]
     if done < len(t.games):
         lines.append(f"  resume with: arena tournament resume {t.folder}")
     return lines

@@ -5,17 +5,23 @@
   (spawned from a clean interpreter), each pinned to one core where the OS
   allows, so a game's referee and its bot processes share that core.
 - the Dask backend lives in :mod:`arena.tournament.dask_backend`.
+
+An executor that streams games (all three) also has ``deliver_to(callback)``
+and ``poll()``: each game a worker finishes reaches ``callback`` as a list of
+``(index, record)`` pairs, in the coordinator's thread, when it calls ``poll``
+(a serial executor calls it at once, as the game finishes).
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import sys
 from concurrent.futures import Future
 
 from arena.sandbox import harden_harness
-from arena.tournament.worker import Worker, running_on
+from arena.tournament.worker import Worker, running_on, this_process, unpack_results
 
 
 class SerialExecutor:
@@ -26,6 +32,13 @@ class SerialExecutor:
 
     def __init__(self, registry=None) -> None:
         self.worker = Worker(registry)
+
+    def deliver_to(self, callback) -> None:
+        """Hand each game to ``callback`` as it finishes (in this thread: at once)."""
+        self.worker.sink = lambda packed: callback(unpack_results(packed))
+
+    def poll(self) -> None:
+        """Nothing to collect: every game was delivered as it finished."""
 
     def submit(self, fn, *args, **kwargs) -> Future:
         fut: Future = Future()
@@ -56,8 +69,9 @@ def _harden() -> None:
         pass
 
 
-def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
-    """Pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
+def _init_worker(counter, cores: list[int], parent: int | None = None, stream=None) -> None:
+    """Send each finished game to ``stream`` (the pool's result queue),
+    pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
     and leave with the coordinator: on Linux the worker is sent SIGTERM when the coordinator
     dies, even by ``kill -9``; SIGTERM (also how the pool is terminated) closes the worker's
     bot clients, so no bot process outlives it."""
@@ -68,6 +82,8 @@ def _init_worker(counter, cores: list[int], parent: int | None = None) -> None:
     signal.signal(signal.SIGTERM, _on_terminate)
     _die_with_parent(parent)
     _harden()
+    if stream is not None:
+        this_process().sink = stream.put
     with counter.get_lock():
         slot = counter.value
         counter.value += 1
@@ -124,6 +140,8 @@ class LocalExecutor:
         self.workers = workers or len(_cores()) or os.cpu_count() or 1
         self.pin = pin
         self._pool = None
+        self._stream = None
+        self._deliver = None
 
     @property
     def pool(self):
@@ -132,10 +150,23 @@ class LocalExecutor:
             import multiprocess as mp
             ctx = mp.get_context("spawn")
             counter = ctx.Value("i", 0)
+            self._stream = ctx.SimpleQueue()
             with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
                 self._pool = ctx.Pool(self.workers, initializer=_init_worker,
-                                      initargs=(counter, _cores() if self.pin else [], os.getpid()))
+                                      initargs=(counter, _cores() if self.pin else [], os.getpid(), self._stream))
         return self._pool
+
+    def deliver_to(self, callback) -> None:
+        """Hand the games the workers finish to ``callback`` when :meth:`poll` is called."""
+        self._deliver = callback
+
+    def poll(self) -> None:
+        """Deliver every game the workers finished so far."""
+        stream, deliver = self._stream, self._deliver
+        if stream is None or deliver is None:
+            return
+        while not stream.empty():
+            deliver(unpack_results(stream.get()))
 
     def submit(self, fn, *args) -> Future:
         fut: Future = Future()
@@ -152,6 +183,7 @@ class LocalExecutor:
         else:
             pool.close()
         pool.join()
+        self._stream.close()
 
     def __enter__(self):
         return self

@@ -6,6 +6,13 @@ It checks every player it loads against the version and code hash the
 coordinator recorded, and never lets a bot's failure escape a game. A batch
 carries the tournament's secret, which keys the bot seeds; it stays in this
 process (no bot is ever sent it).
+
+Each finished game also goes at once to the worker's *sink*, when it has one
+(:func:`sink`): the local pool's result queue, a Dask queue, or a serial
+executor's callback. The coordinator stores each game as it arrives, so a
+stopped run loses only the games in flight, however long a batch; the batch's
+own result still carries every game (the store ignores a game it holds), so a
+game lost on the way is stored when its batch returns.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import atexit
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
@@ -63,6 +70,8 @@ class Worker:
         self.name = name or socket.gethostname()
         self._installed: dict = {}
         self._clients: dict = {}  # thread id -> {key: client}
+        self.sink: Callable[[bytes], None] | None = None
+        """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
     @property
     def registry(self):
@@ -119,27 +128,33 @@ class Worker:
                 except Exception:
                     pass
 
-    def run_batch(self, payload: dict) -> list[tuple[int, dict]]:
-        """Play every game of a batch; return ``(index, record)`` pairs."""
+    def run_batch(self, payload: dict,
+                  each: Callable[[int, dict], None] | None = None) -> list[tuple[int, dict]]:
+        """Play every game of a batch; return ``(index, record)`` pairs (``each`` is called
+        with every game as it finishes)."""
         spec = payload["spec"]
         secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
+        for name in sorted({name for g in payload["games"] for name in g["seats"]}):
+            self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
         out = []
         for g in payload["games"]:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
             match = match_rules(spec)
-            if match is not None:
-                out.append((game.index, play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret,
-                                                             match)))
-                continue
-            record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                               game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
-                               schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
+            if match is not None:  # the unit is a whole match (its record holds every hand)
+                record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
+            else:
+                record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
+                                   schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))
+            if each is not None:
+                each(game.index, record)
         return out
 
 
 _CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)
+_SINK: ContextVar[Callable[[bytes], None] | None] = ContextVar("arena_sink", default=None)
 _PROCESS: list[Worker] = []  # this process's worker, made on first use
 
 
@@ -165,6 +180,22 @@ def running_on(worker: Worker) -> Iterator[Worker]:
         _CURRENT.reset(token)
 
 
+@contextmanager
+def streaming_to(target: Callable[[bytes], None] | None) -> Iterator[None]:
+    """Send the games finished here to ``target`` for a while (a Dask task's queue: one per
+    tournament, though a Dask worker may serve several at once)."""
+    token = _SINK.set(target)
+    try:
+        yield
+    finally:
+        _SINK.reset(token)
+
+
+def sink() -> Callable[[bytes], None] | None:
+    """Where the games finished here go as they finish: the task's, else the current worker's."""
+    return _SINK.get() or current().sink
+
+
 def worker_name() -> str:
     """How refusals name the current worker."""
     return current().name
@@ -179,9 +210,9 @@ def close_clients() -> None:
 atexit.register(close_clients)
 
 
-def run_batch(payload: dict) -> list[tuple[int, dict]]:
+def run_batch(payload: dict, each: Callable[[int, dict], None] | None = None) -> list[tuple[int, dict]]:
     """Play every game of a batch on the current worker; return ``(index, record)`` pairs."""
-    return current().run_batch(payload)
+    return current().run_batch(payload, each)
 
 
 # ------------------------------------------------------- packed batches
@@ -204,11 +235,24 @@ def run_packed(payload) -> bytes | list:
     import orjson
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
-    results = run_batch(payload)
-    for _, record in results:
+    target = sink()
+
+    def each(index: int, record: dict) -> None:
         for t in record.get("timings") or ():
             t.pop("cpu_ms", None)
             t.pop("wall_ms", None)
+        if target is not None:
+            try:
+                target(pack_games([(index, record)]))
+            except Exception:  # a broken stream: the batch's result still carries the game
+                pass
+
+    return pack_games(run_batch(payload, each))
+
+
+def pack_games(results: list) -> bytes | list:
+    """``(index, record)`` pairs as JSON bytes (as a plain list if JSON cannot hold them)."""
+    import orjson
     try:
         return orjson.dumps(results)
     except TypeError:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from arena import PRESETS, Game, Rules
 from arena.game.rules import CHOICES
+from support.positions import random_position
 
 GAMES_PER_TABLE = 200
 PRESET_TABLES = [(name, n) for name, rules in PRESETS.items()
@@ -215,23 +216,8 @@ def positions(draw):
     """A random hand-made position under any preset with any overrides (trick 1 done or not)."""
     rules, players = draw(rules_and_players())
     rng = random.Random(draw(st.integers(0, 2**32)))
-    pack = list(range(52 * rules.decks))
-    rng.shuffle(pack)
-    out = sorted(rng.sample(range(players), rng.randint(0, players - 2)))
-    in_play = [s for s in range(players) if s not in out]
-    hands = [[] for _ in range(players)]
-    held = rng.randint(len(in_play), min(len(pack), 7 * len(in_play)))
-    for i, c in enumerate(pack[:held]):
-        hands[in_play[i % len(in_play)]].append(c)
-    leader = rng.choice(in_play)
-    first_done = rng.random() < 0.8 or 51 not in pack[:held]
-    if not first_done:
-        leader = next(s for s in in_play if 51 in hands[s])
-    pile = None if rng.random() < 0.3 else pack[held:held + rng.randint(0, len(pack) - held)]
-    trump = rng.choice([None, 0, 1, 2, 3]) if rules.trumps and first_done else None
-    drawn = rng.choice(hands[leader]) if first_done and rng.random() < 0.2 else None
-    return Game.from_position(rules, hands, leader, discard=pile, out=out, first_trick_done=first_done,
-                              trump=trump, seed=rng.randrange(2**32), drawn=drawn), rng
+    pos = random_position(rules, players, rng, per_seat=7, trick_one=True, partial_pile=True, drawn=True)
+    return pos.game(rules, rng.randrange(2**32)), rng
 
 
 @settings(max_examples=150, deadline=None)

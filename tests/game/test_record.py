@@ -112,6 +112,17 @@ def test_position_record_with_drawn_card_and_trump_replays():
     assert Game.from_record(json.loads(json.dumps(game.to_record()))).result == game.result
 
 
+def test_position_with_drawn_2c_records_it():
+    """The drawn card 2C (card id 0) is recorded, not taken for none: the cut of it ends the game on replay too."""
+    rules = Rules.preset("getaway", drawn_cut_loses=True)
+    game = Game.from_position(rules, ["KD 9S", "2C 4S", [], []], 1, out=[2, 3], drawn="2C")
+    assert game.to_record()["start"]["drawn"] == "2C"
+    game.apply("2C")
+    game.apply("KD")
+    assert game.result.reason == "drawn_cut" and game.result.loser == 1
+    assert Game.from_record(json.loads(json.dumps(game.to_record()))).result == game.result
+
+
 def test_faults_and_forfeits_replay():
     """Faults (with their random replacement cards and penalty pick-ups) and forfeits replay exactly."""
     for policy in ("penalty", "random"):

@@ -19,19 +19,9 @@ from arena.research.solver_check import (
     seed002_count,
     shared_suit_survey,
 )
+from support.draws import Scripted
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
-
-
-class _Scripted:
-    """Stands in for the engine's RNG: records ``randrange(n)`` and answers ``index``."""
-
-    def __init__(self, index: int = 0) -> None:
-        self.index, self.asked = index, None
-
-    def randrange(self, n: int) -> int:
-        self.asked = n
-        return self.index
 
 
 def engine_value(game: Game, seat: int, draw_value: float) -> float:
@@ -42,7 +32,7 @@ def engine_value(game: Game, seat: int, draw_value: float) -> float:
     values = []
     for action in game.legal_actions():
         probe = copy.deepcopy(game)
-        probe.state.rng = _Scripted()
+        probe.state.rng = Scripted()
         probe.apply(action)
         n = probe.state.rng.asked
         if n is None:
@@ -51,7 +41,7 @@ def engine_value(game: Game, seat: int, draw_value: float) -> float:
         total = 0.0
         for i in range(n):
             branch = copy.deepcopy(game)
-            branch.state.rng = _Scripted(i)
+            branch.state.rng = Scripted(i)
             branch.apply(action)
             total += engine_value(branch, seat, draw_value)
         values.append(total / n)

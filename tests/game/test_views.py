@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from arena import PRESETS, Game, PlayerView, Rules, card
 from arena.game.cards import CARDS, PACK
 from arena.game.views import view_from_events
+from support.positions import random_position
 
 
 def texts(cards):
@@ -26,25 +27,16 @@ def random_positions(draw):
     lo, hi = rules.seat_range
     players = draw(st.integers(lo, hi))
     rng = random.Random(draw(st.integers(0, 2**32)))
-    pack = list(CARDS[:PACK * rules.decks])
-    rng.shuffle(pack)
-    out = sorted(rng.sample(range(players), rng.randint(0, players - 2)))
-    in_play = [s for s in range(players) if s not in out]
-    hands = [[] for _ in range(players)]
-    held = rng.randint(len(in_play), min(len(pack), 8 * len(in_play)))
-    for i, c in enumerate(pack[:held]):
-        hands[in_play[i % len(in_play)]].append(c)
-    leader = rng.choice(in_play)
-    trump = rng.choice([None, "C", "D", "H", "S"]) if rules.trumps else None
-    return rules, hands, leader, out, pack[held:], trump, rng
+    return rules, random_position(rules, players, rng, per_seat=8), rng
 
 
 @settings(max_examples=300, deadline=None)
 @given(pos=random_positions())
 def test_view_does_not_depend_on_what_the_seat_cannot_see(pos):
     """Swapping unseen cards between other hands (counts kept) and reordering the pile leaves view(seat) unchanged."""
-    rules, hands, leader, out, pile, trump, rng = pos
-    base = Game.from_position(rules, hands, leader, discard=pile, out=out, trump=trump, seed=7)
+    rules, position, rng = pos
+    hands, pile = position.hands, position.pile
+    base = position.game(rules, 7)
     for seat in range(len(hands)):
         others = [s for s in range(len(hands)) if s != seat and hands[s]]
         changed = [list(h) for h in hands]
@@ -55,7 +47,7 @@ def test_view_does_not_depend_on_what_the_seat_cannot_see(pos):
             changed[a], changed[b] = pool[:len(hands[a])], pool[len(hands[a]):]
         shuffled_pile = list(pile)
         rng.shuffle(shuffled_pile)
-        other = Game.from_position(rules, changed, leader, discard=shuffled_pile, out=out, trump=trump, seed=7)
+        other = dataclasses.replace(position, hands=changed, pile=shuffled_pile).game(rules, 7)
         if base.is_over or other.is_over:
             continue   # a shootout at the start is decided by the hands; the game is over, nothing is hidden
         assert other.view(seat) == base.view(seat)

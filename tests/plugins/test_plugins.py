@@ -27,6 +27,7 @@ import arena.cli.app
 from arena import Bot, Game, PlayerSpec, PluginError, Rules
 from arena.plugins import discovery
 from arena.plugins import registry as plugins
+from arena.plugins.code_hash import normalised
 from arena.plugins.registry import DISABLE_ENV, load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS
@@ -134,14 +135,15 @@ def test_installed_plugin_spec(with_example):
 
 
 def test_installed_plugin_code_hash_reads_the_distribution(with_example):
-    """The code hash covers the files the distribution's RECORD lists, read from disk."""
+    """The code hash covers the files the distribution's RECORD lists, read from disk and normalised
+    (comments and docstrings left out)."""
     dist = metadata.distribution("arena-example-plugin")
     listed = sorted(f.as_posix() for f in dist.files if f.suffix == ".py")
     assert listed == ["arena_example/__init__.py"]
     digest = hashlib.sha256()
     for name in listed:
         digest.update(name.encode())
-        digest.update(dist.locate_file(name).read_bytes())
+        digest.update(normalised(dist.locate_file(name).read_bytes()))
     assert load().get("example-ducker").code_hash() == digest.hexdigest()[:16]
 
 
@@ -520,7 +522,8 @@ def test_player_spec_is_frozen():
 
 # ------------------------------------------- where a third-party player is loaded
 def test_code_hash_follows_the_source_without_importing(fake_plugins):
-    """The code hash is read from the plugin's files: it changes with an edit, nothing is imported."""
+    """The code hash is read from the plugin's files: it changes with a code edit (not with a comment),
+    nothing is imported."""
     source = """
         @hookimpl
         def arena_players():
@@ -530,6 +533,8 @@ def test_code_hash_follows_the_source_without_importing(fake_plugins):
     before = load().get("hashed").code_hash()
     assert before == load().get("hashed").code_hash() and len(before) == 16
     module.write_text(module.read_text() + "# an edit\n")
+    assert load().get("hashed").code_hash() == before
+    module.write_text(module.read_text() + "EDITED = 1\n")
     assert load().get("hashed").code_hash() != before
     assert "fakeplug_hashed" not in sys.modules
 

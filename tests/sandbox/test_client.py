@@ -53,15 +53,6 @@ def reports(client: SandboxClient) -> list[dict]:
             if line.startswith("REPORT ")]
 
 
-@pytest.fixture
-def clients():
-    """Collects clients to close after the test."""
-    made = []
-    yield made
-    for c in made:
-        c.close()
-
-
 def sandboxed(clients, factory_or_spec, limits=FAST, **kw) -> SandboxClient:
     s = factory_or_spec if isinstance(factory_or_spec, PlayerSpec) else spec(factory_or_spec)
     client = SandboxClient(s, limits, **kw)

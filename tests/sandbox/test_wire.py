@@ -276,3 +276,36 @@ def test_log_drain_small_output_has_no_note(pipe):
     assert drain.join(timeout=5)
     assert drain.text() == "hello\n\ufffd"
     assert drain.dropped == 0
+
+
+def test_log_drain_take_cuts_the_log_per_game(pipe):
+    """take() answers with everything written before it (read from the pipe now, not later), each part
+    capped at take_cap with the rest counted, while the process's whole log keeps its own cap."""
+    r, w = pipe
+    drain = LogDrain(r, cap=1000, take_cap=10).start()
+    os.write(w, b"game one\n")
+    assert drain.take() == (b"game one\n", 0)  # no waiting for the thread: the pipe is read at once
+    os.write(w, b"game two is longer\n")
+    assert drain.take() == (b"game two i", 9)
+    assert drain.take() == (b"", 0)
+    os.write(w, b"last")
+    pipe.close(w)
+    assert drain.join(timeout=5)
+    assert drain.take() == (b"last", 0)
+    assert drain.data == b"game one\ngame two is longer\nlast"
+
+
+def test_log_drain_take_under_a_flood(pipe):
+    """take() while the thread drains a flood: no byte is counted twice or lost between the parts."""
+    r, w = pipe
+    drain = LogDrain(r, cap=1 << 20, take_cap=1 << 20, close=True).start()
+    chunk = b"0123456789" * 1000
+    got = bytearray()
+    for _ in range(50):
+        os.write(w, chunk)
+        got += drain.take()[0]
+    pipe.close(w)
+    assert drain.join(timeout=10)
+    pipe.forget(r)
+    got += drain.take()[0]
+    assert bytes(got) == chunk * 50

@@ -1,5 +1,6 @@
-"""`python held_arena.py N ARGS...`: `arena ARGS...` as its console script runs it, with the local
-pool running only the first N batches of a tournament.
+"""`python held_arena.py N[:G] ARGS...`: `arena ARGS...` as its console script runs it, with the local
+pool running only the first N batches of a tournament (with `:G`, every later batch plays its first G
+games, then is held: a slow batch that has finished some of its games).
 
 Later batches are held: each is replaced by a task that sleeps until its worker is stopped, so a
 test that stops the run (kill -9, Ctrl-C) always finds it partway, with exactly the games of those N
@@ -16,6 +17,8 @@ import sys
 import time
 from concurrent.futures import Future
 
+import orjson
+
 from arena.cli.app import run
 from arena.tournament.executors import LocalExecutor
 
@@ -26,15 +29,23 @@ def held() -> None:
         time.sleep(0.05)
 
 
-def hold_after(batches: int) -> None:
-    """Make LocalExecutor run the first ``batches`` tasks submitted, and hold the rest."""
+def partly(fn, games: int, packed: bytes) -> None:
+    """A held batch that first plays (and so streams) its first ``games`` games."""
+    payload = orjson.loads(packed)
+    fn(orjson.dumps({**payload, "games": payload["games"][:games]}))
+    held()
+
+
+def hold_after(batches: int, games: int = 0) -> None:
+    """Make LocalExecutor run the first ``batches`` tasks submitted, and hold the rest (after
+    ``games`` of their games)."""
     real = LocalExecutor.submit
     passed = 0
 
     def submit(self, fn, *args) -> Future:
         nonlocal passed
         if passed >= batches:
-            return real(self, held)
+            return real(self, partly, fn, games, *args) if games else real(self, held)
         passed += 1
         return real(self, fn, *args)
 
@@ -43,5 +54,5 @@ def hold_after(batches: int) -> None:
 
 if __name__ == "__main__":  # not in the pool's workers, which import this file as __mp_main__
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    hold_after(int(sys.argv.pop(1)))
+    hold_after(*map(int, sys.argv.pop(1).split(":")))
     run()

@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -234,14 +235,14 @@ HELD_GAMES = 8 * HELD_AFTER
 HELD_ARENA = Path(__file__).resolve().parents[1] / "support" / "held_arena.py"
 
 
-def _start(tmp_path: Path, spec: dict, secret_from: Path) -> tuple[subprocess.Popen, Path]:
+def _start(tmp_path: Path, spec: dict, secret_from: Path, hold: str = str(HELD_AFTER)) -> tuple[subprocess.Popen, Path]:
     """`arena tournament run FILE --jobs 2 --secret-from FOLDER` in its own session, holding back every
-    batch after the first HELD_AFTER (support/held_arena.py); returns it and its results folder."""
+    batch after the first HELD_AFTER (``hold``: support/held_arena.py's N[:G]); returns it and its results folder."""
     file = tmp_path / f"{spec['name']}.toml"
     file.write_text("\n".join(f"{k} = {json.dumps(v)}" for k, v in spec.items() if k != "rules")
                     + '\nrules = ["getaway", {preset = "champions"}]\n')
     env = {**os.environ, DISABLE_ENV: "1"}
-    proc = subprocess.Popen([sys.executable, str(HELD_ARENA), str(HELD_AFTER), "tournament", "run", str(file),
+    proc = subprocess.Popen([sys.executable, str(HELD_ARENA), hold, "tournament", "run", str(file),
                              "--results", str(tmp_path), "--quiet", "--jobs", "2", "--secret-from",
                              str(secret_from)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -317,5 +318,25 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path, reference, capsys):
     assert hint in err.splitlines()
     assert out.startswith(f"{stored} games\n")
     _resume(capsys, folder, 84 - stored)
+    assert records(folder) == records(reference)
+    assert tables(folder) == tables(reference)
+
+
+def test_kill_9_during_slow_batches_loses_only_the_games_in_flight(tmp_path, reference, capsys):
+    """Two workers each finish 3 games of an 8-game batch, then their batches hang: those 6 games are
+    stored at once (not when the batch ends); kill -9 keeps them; the resume plays exactly the rest."""
+    proc, folder = _start(tmp_path, SPEC, reference, hold="0:3")
+    try:
+        wait_for(lambda: proc.poll() is not None or _stored(folder) >= 6, timeout=120)
+        time.sleep(1)  # nothing more may come: both workers hang in their held batch
+        t = Tournament.open(folder, load(autoload=False))
+        order = [g.index for g in t.order]
+        expected = sorted(order[:3] + order[8:11])  # the first 3 games of the first two batches, in play order
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate()
+    with Store(folder) as store:
+        assert sorted(store.done()) == expected
+    _resume(capsys, folder, 84 - 6)
     assert records(folder) == records(reference)
     assert tables(folder) == tables(reference)

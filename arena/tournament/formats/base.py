@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.game.seeds import canonical, schedule_deal_seed
 from arena.tournament.errors import ScheduleError
+from arena.tournament.interleave import interleave
 from arena.tournament.sampling import allocate, sample
 from arena.tournament.schedule import Cell, GameSpec, Table, seating
 
@@ -178,6 +179,11 @@ class Format:
         for table in self.tables():
             specs.extend(self._table_games(table, len(specs)))
         return specs
+
+    def play_order(self, games: Sequence[GameSpec]) -> list[GameSpec]:
+        """``games`` (this format's :meth:`games`) in the order to play them: tables, deals and
+        cells interleaved so every prefix is balanced (:mod:`arena.tournament.interleave`)."""
+        return interleave(games)
 
     def _table_games(self, table: Table, start: int) -> Iterator[GameSpec]:
         n = len(table.players)

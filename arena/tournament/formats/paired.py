@@ -15,11 +15,12 @@ spec the field is every player who is not a candidate; ``deals`` is the cap.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from arena.game.seeds import sample_seed, schedule_deal_seed
-from arena.results.paired import game_index
+from arena.results.paired import game_index, unit_of
 from arena.tournament.formats.base import fail
 from arena.tournament.formats.gauntlet import Gauntlet
 from arena.tournament.schedule import Cell, GameSpec, seating
@@ -78,6 +79,12 @@ class Paired(Gauntlet):
                     specs.append(GameSpec(game_index(deal, side, r, n), game_id, rules, seats, deal_seed, r,
                                           seed_names=keyed))
         return specs
+
+    def play_order(self, games: Sequence[GameSpec]) -> list[GameSpec]:
+        """Deal by deal (a sequential test stops after any deal), A's and B's rotations alternating:
+        at any prefix the two candidates' game counts differ by at most one."""
+        n = self.size
+        return sorted(games, key=lambda g: (*unit_of(g.index, n)[:1], g.index % n, unit_of(g.index, n)[1]))
 
     def count(self) -> int:
         return 2 * self.size * self.deals

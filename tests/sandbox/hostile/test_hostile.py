@@ -81,11 +81,13 @@ def test_exiting_is_a_crash_with_its_status(hostile, play):
 
 
 def test_raising_is_a_crash_with_the_exception(hostile, play):
-    """An exception in play(): a crash naming it; the traceback is in the bot's log."""
+    """An exception in play(): a crash naming it; each crash's traceback is in the seat's log of the game."""
     table = play(hostile("raises"))
     assert table.faults() == ["crash", "crash"]
     assert all(d == "RuntimeError: hostile bot raised on purpose" for d in table.details())
-    assert "Traceback" in table.log and "hostile bot raised on purpose" in table.log
+    log = table.record["logs"][0]
+    assert log.count("[arena: crash: RuntimeError: hostile bot raised on purpose]\nTraceback") == 2
+    assert log.count("\nRuntimeError: hostile bot raised on purpose\n") == 2  # each traceback ends with it
 
 
 def test_segfault_is_a_crash(hostile, play):

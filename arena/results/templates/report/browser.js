@@ -1,7 +1,9 @@
 /* The game browser: lists, searches and filters the embedded games, and renders the states
    precomputed in Python (arena/results/report_games.py). The page holds an index of the games
    (games-index) and their steps in gzip chunks (games-chunk-N, base64: arena/results/report_pack.py);
-   a chunk is decoded with the browser's DecompressionStream when one of its games is opened. */
+   a chunk is decoded with the browser's DecompressionStream when one of its games is opened. The bots'
+   logs of the embedded games are one more such blob (games-logs: arena/results/report_logs.py), shown
+   under the table of a game whose index entry lists seats with logs (lg). */
 (function () {
   "use strict";
   var indexScript = document.getElementById("games-index");
@@ -160,20 +162,52 @@
   }
 
   /* ------------------------------------------------------------ loading a game's steps */
-  function chunk(n) {
-    if (!chunks[n]) {
-      var text = document.getElementById("games-chunk-" + n).textContent.trim();
-      if (typeof DecompressionStream === "undefined") {
-        chunks[n] = Promise.reject(new Error("this browser cannot decompress the games (it lacks " +
-          "DecompressionStream: use a browser from 2023 or later)"));
-      } else {
-        var bin = atob(text), bytes = new Uint8Array(bin.length);
-        for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
-        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-        chunks[n] = new Response(stream).text().then(JSON.parse);
-      }
+  function gunzipJSON(text) {
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser cannot decompress the games (it lacks " +
+        "DecompressionStream: use a browser from 2023 or later)"));
     }
+    var bin = atob(text), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function chunk(n) {
+    if (!chunks[n]) { chunks[n] = gunzipJSON(document.getElementById("games-chunk-" + n).textContent.trim()); }
     return chunks[n];
+  }
+  var logsBlob = null;
+  function allLogs() {
+    var script = document.getElementById("games-logs");
+    if (!logsBlob) { logsBlob = script ? gunzipJSON(script.textContent.trim()) : Promise.resolve({}); }
+    return logsBlob;
+  }
+  function renderLogs(e) {
+    var box = $("game-logs");
+    box.textContent = "";
+    box.dataset.game = "";
+    if (!e.lg || !e.lg.length) { return Promise.resolve(); }
+    return allLogs().then(function (logs) {
+      if (state.game !== e) { return; }
+      var mine = logs[String(e.i)] || {};
+      box.appendChild(el("div", "small-note", "What the bots printed (stdout, stderr), with their faults' tracebacks:"));
+      e.lg.forEach(function (seat) {
+        var d = el("details", "seat-log");
+        d.id = "log-" + e.i + "-" + seat;
+        d.dataset.seat = seat;
+        d.appendChild(el("summary", "", who(seat) + ": its log"));
+        d.appendChild(el("pre", "", mine[String(seat)] || "(not embedded in this report)"));
+        box.appendChild(d);
+      });
+      box.dataset.game = e.i;
+    });
+  }
+  function showLog(index, seat) {
+    return openGame(index, 0).then(function (opened) {
+      var d = $("log-" + index + "-" + seat);
+      if (opened && d) { d.open = true; d.scrollIntoView(); }
+      return opened && !!d;
+    });
   }
   function entry(index) {
     for (var i = 0; i < INDEX.length; i++) { if (INDEX[i].i === index) { return INDEX[i]; } }
@@ -192,7 +226,7 @@
       $("viewer").dataset.loading = "";
       markCurrent();
       go(stepNo || 0);
-      return true;
+      return renderLogs(e).then(function () { return true; });
     }, function (err) {
       $("viewer").dataset.loading = "";
       $("message").textContent = String(err.message || err);
@@ -306,16 +340,28 @@
     }
     a.addEventListener("click", function () { openGame(Number(a.dataset.game), 0); });
   });
+  Array.prototype.forEach.call(document.querySelectorAll(".log-link"), function (a) {
+    if (!entry(Number(a.dataset.game))) {
+      a.removeAttribute("href");
+      a.title = "not embedded in this report; see `arena logs`";
+      return;
+    }
+    a.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      history.pushState(null, "", a.getAttribute("href"));
+      showLog(Number(a.dataset.game), Number(a.dataset.seat));
+    });
+  });
   function fromHash() {
-    var m = /^#game-(\d+)$/.exec(location.hash);
+    var m = /^#game-(\d+)(?:-log-(\d+))?$/.exec(location.hash);
     if (m && entry(Number(m[1]))) {
       $("browser").scrollIntoView();
-      return openGame(Number(m[1]), 0);
+      return m[2] === undefined ? openGame(Number(m[1]), 0) : showLog(Number(m[1]), Number(m[2]));
     }
     return null;
   }
   window.addEventListener("hashchange", fromHash);
-  window.arenaBrowser = { open: openGame, go: go, state: state, index: INDEX, filter: filter,
+  window.arenaBrowser = { open: openGame, showLog: showLog, go: go, state: state, index: INDEX, filter: filter,
                           step: function () { return state.steps && state.steps[state.step]; } };
   filter(true);
   if (!fromHash()) { openGame(INDEX[0].i, 0); }

@@ -1,0 +1,84 @@
+"""The rule decisions the rules core and the solver share: pure functions on hand masks and small ints.
+
+:class:`arena.game.state.State` (the engine's and the playouts' rules) and the
+two-player solver (:mod:`arena.game.solver`) both call these, so each of these
+rules (docs/rules.md) is written once:
+
+- :func:`lead_mask`, :func:`follow_mask`: which cards may be played;
+- :func:`drawn_cut_ends`: ``drawn_cut_loses``;
+- :func:`escape_mode`, :func:`winner_without_cards`: what a clean-trick winner
+  who played their last card does (``escape``, ``simultaneous``);
+- :func:`no_common_suit`: the shootout.
+"""
+
+from __future__ import annotations
+
+from arena.game.cards import BIT, SUIT_MASK
+
+PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
+MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
+SIMULTANEOUS, TIED, ALONE = 4, 5, 6
+"""The other answers of :func:`winner_without_cards`: the winner is the Bhabhi (``highest_loses``), the
+game is a draw, the winner is the last player left (it cannot get away and nobody else holds cards)."""
+
+
+def lead_mask(hand: int, must: int) -> int:
+    """The cards a leader may lead: any, or the card it must lead (a drawn one, the Ace of Spades; -1: none)."""
+    return hand if must < 0 else BIT[must]
+
+
+def follow_mask(hand: int, led: int, trump: int = -1) -> int:
+    """The cards a following seat may play to a trick led in suit ``led``: that suit if it holds any;
+    else (Donkey, ``trump`` >= 0) a trump if it holds any; else any card."""
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        return follow
+    if trump >= 0:
+        return hand & SUIT_MASK[trump] or hand
+    return hand
+
+
+def drawn_cut_ends(cut_loses: bool, drawn_lead: bool, players: int, thrower: int, picker: int) -> bool:
+    """Does a cut end the game, the picker (the leader) losing? ``drawn_cut_loses``: with two players
+    active, a drawn lead cut by the other player."""
+    return cut_loses and drawn_lead and players == 2 and thrower != picker
+
+
+def escape_mode(escape: int, players_left: int, pile: bool) -> int:
+    """What a clean-trick winner without cards does: ``PASS``, ``DRAW`` or ``DRAW_NEXT``.
+
+    ``escape`` is the rule (:data:`MODES`), ``players_left`` the active players
+    holding cards counting the winner, ``pile`` whether the discard pile (before
+    this trick) holds a card: ``pass_if_3plus`` passes with three or more,
+    draws with two; a draw from an empty pile is a pass.
+    """
+    if escape == PASS3:
+        escape = PASS if players_left >= 3 else DRAW
+    if escape == DRAW and not pile:
+        return PASS
+    return escape
+
+
+def winner_without_cards(escape: int, holders: int, pile: bool, highest_loses: bool) -> int:
+    """The escape rule, whole: the winner of a clean trick played their last card and ``holders`` other
+    active players still hold cards.
+
+    ``PASS`` (the winner is out; the lead passes on), ``DRAW`` / ``DRAW_NEXT`` (it
+    draws a card and leads it), or, when nobody else holds cards, the end of the
+    game: ``SIMULTANEOUS`` (every hand emptied on this trick and the winner, who
+    played its highest card, is the Bhabhi), ``TIED`` (the same under
+    ``simultaneous = "draw"``) or ``ALONE`` (the winner cannot get away and is
+    the last player left).
+    """
+    mode = escape_mode(escape, holders + 1, pile)
+    if holders:
+        return mode
+    if mode == PASS:
+        return SIMULTANEOUS if highest_loses else TIED
+    return ALONE
+
+
+def no_common_suit(a: int, b: int) -> bool:
+    """Two hands with no suit in common (the shootout ends the game: the leader loses)."""
+    m0, m1, m2, m3 = SUIT_MASK
+    return not (a & m0 and b & m0 or a & m1 and b & m1 or a & m2 and b & m2 or a & m3 and b & m3)
