@@ -33,6 +33,8 @@ import pytest
 from arena.plugins.registry import DISABLE_ENV
 from support.install import RUN_ARENA, pip_install
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 

@@ -18,14 +18,18 @@ from typing import Any, Protocol, Sequence
 
 from arena.bots.output_log import OutputLog, bot_traceback
 from arena.bots.reply import Reply
-from arena.game.cards import card
+from arena.game import events as ev
+from arena.game.cards import Card, card
 from arena.game.engine import Game
 from arena.game.errors import CardError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
+from arena.game.follow import GameSeat
 from arena.game.status import Status
-from arena.game.views import SeatTracker
+
+
+_thread_time, _perf_counter, _OK = time.thread_time, time.perf_counter, Status.OK
 
 
 class Client(Protocol):
@@ -51,6 +55,11 @@ class Client(Protocol):
 class InProcessClient:
     """Runs a trusted bot in the referee's own process (no limits, timed only).
 
+    It takes its events as event dicts or, from :func:`play_game`, as the
+    game's own tuples (:class:`arena.game.events.SeatEvents`), which its
+    :class:`~arena.game.follow.GameSeat` reads without the dicts. (A subclass
+    gets the dicts: it may pass its events on, e.g. to a sandboxed client.)
+
     While the bot runs, ``sys.stdout`` and ``sys.stderr`` are its game's
     :class:`OutputLog` (two swaps a call), so its prints and tracebacks are
     kept as a sandboxed bot's are. Only in the main thread: ``sys.stdout`` is
@@ -62,13 +71,13 @@ class InProcessClient:
         self.spec = spec
         self.name = spec.name
         self.bot = None
-        self.tracker: SeatTracker | None = None
+        self.tracker: GameSeat | None = None
         self._output = _Capture(OutputLog())
         self._last_output = ""
 
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self._output = _Capture(OutputLog())
-        self.tracker = SeatTracker(seat, players, rules)
+        self.tracker = GameSeat(seat, players, rules)
         self.tracker.feed_many(events)
         return self._call(lambda: self._create_and_start(seed))
 
@@ -96,18 +105,18 @@ class InProcessClient:
         out, err = sys.stdout, sys.stderr
         if threading.current_thread() is threading.main_thread():
             sys.stdout = sys.stderr = self._output
-        cpu0, wall0 = time.thread_time(), time.perf_counter()
+        cpu0, wall0 = _thread_time(), _perf_counter()
         try:
             value = fn()
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
-            cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+            cpu, wall = _thread_time() - cpu0, _perf_counter() - wall0
             sys.stdout, sys.stderr = out, err
             detail = f"{type(exc).__name__}: {exc}"
             self._output.log.fault(f"{what}{Status.CRASH}", detail, bot_traceback(exc, __file__))
             return Reply(Status.CRASH, None, cpu, wall, detail)
         finally:
             sys.stdout, sys.stderr = out, err
-        return Reply(Status.OK, value, time.thread_time() - cpu0, time.perf_counter() - wall0)
+        return Reply(_OK, value, _thread_time() - cpu0, _perf_counter() - wall0)
 
     def close(self) -> None:
         self.bot = None
@@ -156,6 +165,9 @@ class SeatLog:
 
 def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any, str]:
     """Turn a bot's answer into (status, legal action or None, detail)."""
+    value = reply.value
+    if type(value) is Card and reply.status is _OK and decision == "play" and value in legal:
+        return _OK, value, ""            # the common case, first
     if reply.status != Status.OK:
         return reply.status, None, reply.detail
     value = reply.value
@@ -193,11 +205,14 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
+    tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
 
-    def new_events(seat: int) -> list[dict]:
-        events = game.seat_events(seat, sent[seat])
-        sent[seat] = len(game.events)
-        return events
+    def new_events(seat: int):
+        start = sent[seat]
+        sent[seat] = stop = len(game.events)
+        if tuples[seat]:
+            return ev.SeatEvents(game, seat, start, stop)
+        return game.seat_events(seat, start)
 
     preamble = [match.to_event()] if match is not None else []
     if match is not None:
@@ -206,19 +221,21 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + new_events(seat), deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
-    while game.current is not None:
-        seat = game.current
-        legal, decision = game.legal_actions(), game.decision
+    state = game.state
+    while state.cur is not None:
+        seat = state.cur
+        legal, decision = game.legal_actions(), state.decision
         reply = clients[seat].decide(new_events(seat), legal, decision)
-        logs[seat].cpu_ms.append(reply.cpu * 1000)
-        logs[seat].wall_ms.append(reply.wall * 1000)
+        log, cpu_ms = logs[seat], reply.cpu * 1000
+        log.cpu_ms.append(cpu_ms)
+        log.wall_ms.append(reply.wall * 1000)
         if decision == "play":
-            logs[seat].play_cpu_ms.append(reply.cpu * 1000)
+            log.play_cpu_ms.append(cpu_ms)
         status, action, detail = check_reply(reply, legal, decision)
-        if status == Status.OK:
+        if status is _OK:
             game.apply(action)
         else:
-            logs[seat].faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
+            log.faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
             game.apply_fault(str(status))
     for seat, client in enumerate(clients):
         client.finish(new_events(seat), game.result)

@@ -9,6 +9,8 @@ their cards only to the taker (others see the count), everything else is public.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from arena.game.cards import SUITS, TEXTS
 
 DEAL, PLAY, TRUMP, CLEAN, PICKUP, DRAW, TAKE, OUT, FAULT, FORFEIT, END = (
@@ -98,6 +100,24 @@ _JSON = {PLAY: _play, CLEAN: _clean, PICKUP: _pickup, OUT: _out, DRAW: _draw, TA
 def for_seat(game, seat: int, start: int = 0) -> list[dict]:
     """The events from index ``start`` on, as ``seat`` may see them."""
     return [to_json(game, e, seat) for e in game.events[start:]]
+
+
+class SeatEvents(NamedTuple):
+    """A game's events ``start`` to ``stop`` for ``seat``, kept as the engine's tuples.
+
+    :meth:`dicts` gives what :func:`for_seat` gives; an in-process seat
+    (:class:`arena.game.follow.GameSeat`) reads the tuples and skips the dicts.
+    A NamedTuple: the referee makes one at every decision.
+    """
+
+    game: Any
+    seat: int
+    start: int
+    stop: int
+
+    def dicts(self) -> list[dict]:
+        game, seat = self.game, self.seat
+        return [to_json(game, e, seat) for e in game.events[self.start:self.stop]]
 
 
 _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))

@@ -17,6 +17,7 @@ from arena.game.rules import Rules
 from arena.game.tables import held_order
 
 _SUIT = {s: i for i, s in enumerate(SUITS)}
+_SUIT_OF = tuple(c % PACK // 13 for c in range(len(CARDS)))
 
 
 def _mask(texts) -> int:
@@ -28,7 +29,8 @@ def _mask(texts) -> int:
 
 def _suits_in(mask: int) -> int:
     """A 4-bit set of the suits present in a card mask."""
-    return sum(1 << s for s in range(4) if mask & SUIT_MASK[s])
+    c, d, h, s = SUIT_MASK
+    return (mask & c != 0) | (mask & d != 0) << 1 | (mask & h != 0) << 2 | (mask & s != 0) << 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,13 @@ class PlayerView:
 
 
 class SeatTracker:
-    """Keeps one seat's knowledge up to date from the events it is shown."""
+    """Keeps one seat's knowledge up to date from the events it is shown.
+
+    Each event is O(1) work: the handlers ``_on_<type>`` read an event dict and
+    call the ``_<type>`` methods on card ids, which
+    :class:`arena.game.follow.GameSeat` calls straight from the engine's event
+    tuples (in-process, no dicts).
+    """
 
     def __init__(self, seat: int, players: int, rules: Rules) -> None:
         self.seat, self.players, self.rules = seat, players, rules
@@ -189,21 +197,28 @@ class SeatTracker:
             self.as_holder = self.lead_from   # a position before trick 1: its leader holds AS
 
     def _on_play(self, e: dict) -> None:
-        s, c = e["seat"], parse_card(e["card"])
+        self._play(e["seat"], parse_card(e["card"]))
+
+    def _play(self, s: int, c: int) -> None:
         bit = BIT[c]
         self.sizes[s] -= 1
+        self.seen |= bit
         if s == self.seat:
             self.hand &= ~bit
-        self.known[s] &= ~bit
-        self.seen |= bit
+        known = self.known
+        if known[s] & bit:
+            known[s] &= ~bit
         if self.pile & bit:
             self.pile &= ~bit
             self.hidden[s] = max(0, self.hidden[s] - 1)
-        if self.trick:
-            self._infer_void(s, c.suit)
+        trick = self.trick
+        if trick:
+            suit = _SUIT_OF[c]
+            if suit != self.led:
+                self._infer_void(s, suit)
         else:
-            self.led = c.suit
-        self.trick.append((s, c))
+            self.led = _SUIT_OF[c]
+        trick.append((s, c))
 
     def _infer_void(self, s: int, suit: int) -> None:
         if suit == self.led:
@@ -213,9 +228,12 @@ class SeatTracker:
             self.voids[s] |= 1 << self.trump
 
     def _on_trump(self, e: dict) -> None:
-        self.trump = _SUIT[e["suit"]]
+        self._trump(_SUIT[e["suit"]])
+
+    def _trump(self, suit: int) -> None:
+        self.trump = suit
         s, c = self.trick[-1]
-        self.voids[s] &= ~(1 << c.suit)
+        self.voids[s] &= ~(1 << _SUIT_OF[c])
 
     def _end_trick(self) -> None:
         self.trick = []
@@ -223,13 +241,22 @@ class SeatTracker:
         self.first_trick = False
 
     def _on_clean(self, e: dict) -> None:
-        self.pile |= _mask(e["cards"])
-        self.lead_from = e["seat"]
+        self._clean(e["seat"], map(parse_card, e["cards"]))
+
+    def _clean(self, winner: int, cards) -> None:
+        for c in cards:
+            self.pile |= BIT[c]
+        self.lead_from = winner
         self._end_trick()
 
     def _on_pickup(self, e: dict) -> None:
-        s, m = e["seat"], _mask(e["cards"])
-        self.sizes[s] += len(e["cards"])
+        self._pickup(e["seat"], tuple(map(parse_card, e["cards"])))
+
+    def _pickup(self, s: int, cards: tuple) -> None:
+        m = 0
+        for c in cards:
+            m |= BIT[c]
+        self.sizes[s] += len(cards)
         self.known[s] |= m
         self.voids[s] &= ~_suits_in(m)
         if s == self.seat:
@@ -287,7 +314,9 @@ class SeatTracker:
         self.match = MatchView.from_event(e)
 
     def _on_out(self, e: dict) -> None:
-        s = e["seat"]
+        self._out(e["seat"])
+
+    def _out(self, s: int) -> None:
         self.active[s] = False
         self.out.append(s)
 

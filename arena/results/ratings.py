@@ -16,6 +16,7 @@ import trueskill
 from arena.game.status import FAULT_KINDS
 from arena.results.errors import RatingsError
 from arena.results.intervals import prob_above, wilson
+from arena.results.trueskill_ffa import FreeForAll
 
 GROUPINGS = ("table-size", "rules", "seat")
 
@@ -291,25 +292,27 @@ def in_order(outcomes: Iterable[Outcome]) -> list[Outcome]:
     return ordered
 
 
-def _rate_game(env: trueskill.TrueSkill, ratings: dict, keys: list, o: Outcome) -> None:
-    groups = [(ratings[k] if k in ratings else env.create_rating(),) for k in keys]
+def _rate_game(ffa: FreeForAll, ratings: dict, keys: list, o: Outcome) -> None:
+    """One game's TrueSkill update (``trueskill``'s own ``rate``, bit for bit: :mod:`.trueskill_ffa`)."""
+    env = ffa.env
+    before = [ratings[k] if k in ratings else env.create_rating() for k in keys]
     try:
-        new = env.rate(groups, ranks=list(o.ranks))
+        new = ffa.rate(before, list(o.ranks))
     except (FloatingPointError, ZeroDivisionError, ValueError) as exc:
         raise RatingsError(
             f"game {o.index}: trueskill could not rate ranks {list(o.ranks)} with draw_probability "
             f"{env.draw_probability} ({exc}); ties need a draw_probability above 0"
         ) from None
-    ratings.update((k, g[0]) for k, g in zip(keys, new))
+    ratings.update(zip(keys, new))
 
 
 def _run(ordered: list[Outcome], key: Key, params: RatingParams,
          after: Callable[[Outcome, list, dict], None] | None = None) -> tuple[dict, dict]:
     """TrueSkill and tallies over ``ordered`` games, one identity per ``key``."""
-    env, ratings, tallies = params.env(), {}, {}
+    ffa, ratings, tallies = FreeForAll(params.env()), {}, {}
     for o in ordered:
         keys = [key(o, s) for s in range(o.table_size)]
-        _rate_game(env, ratings, keys, o)
+        _rate_game(ffa, ratings, keys, o)
         for seat, k in enumerate(keys):
             tallies.setdefault(k, _Tally()).add(o, seat)
         if after is not None:

@@ -1,0 +1,101 @@
+"""GameSeat and its lazy views: the same PlayerView as one rebuilt from scratch, at every decision."""
+
+import dataclasses
+import pickle
+import random
+
+import pytest
+
+from arena import PRESETS, Game, PlayerView, Rules
+from arena.game import events as ev
+from arena.game.follow import GameSeat, LazyView
+from arena.game.views import view_from_events
+
+FIELDS = tuple(PlayerView.__dataclass_fields__)
+VARIANTS = [Rules.preset(p) for p in sorted(PRESETS)] + [
+    Rules.preset("getaway", escape="draw_next_hand"), Rules.preset("getaway", escape="draw"),
+    Rules.preset("bhabho", take_order="dealer_left"), Rules.preset("getaway", fault_policy="penalty"),
+]
+
+
+def play_following(rules: Rules, players: int, seed: int):
+    """Play one random game (with some faults); at each decision pair the followed seat's lazy view
+    with the view rebuilt from scratch from the seat's event dicts. Fields of the lazy view are read
+    in a random order, some at once, the rest only after the game is over."""
+    game = Game.deal(rules, players, seed, dealer=seed % players)
+    rng = random.Random(seed)
+    seats = [GameSeat(s, players, rules) for s in range(players)]
+    sent = [0] * players
+    pairs = []
+    while game.current is not None:
+        seat = game.current
+        stop = len(game.events)
+        seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop))
+        sent[seat] = stop
+        legal, decision = game.legal_actions(), game.decision
+        lazy = seats[seat].view(legal, decision)
+        fresh = view_from_events(seat, players, rules, game.seat_events(seat), legal, decision)
+        for name in rng.sample(FIELDS, rng.randrange(len(FIELDS))):
+            assert getattr(lazy, name) == getattr(fresh, name), name
+        pairs.append((lazy, fresh))
+        if rng.random() < 0.01:
+            game.apply_fault("timeout")
+        else:
+            game.apply(rng.choice(legal))
+    return game, seats, pairs
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{r.escape}-{r.take_order}-{r.fault_policy}")
+def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules):
+    lo, hi = rules.seat_range
+    decisions = 0
+    for players in range(lo, hi + 1):
+        for seed in range(2):
+            _, _, pairs = play_following(rules, players, 1000 * players + seed)
+            for lazy, fresh in pairs:
+                assert type(lazy) is LazyView and isinstance(lazy, PlayerView)
+                for name in FIELDS:   # read after the game went on: a view never changes
+                    assert getattr(lazy, name) == getattr(fresh, name), name
+                assert lazy == fresh and fresh == lazy
+            decisions += len(pairs)
+    assert decisions > 100
+
+
+def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker():
+    rules = Rules.preset("bhabho", escape="draw_next_hand")
+    game, seats, _ = play_following(rules, 5, 3)
+    for seat, followed in enumerate(seats):
+        followed.feed_many(ev.SeatEvents(game, seat, followed.seen_events, len(game.events)))
+        fresh = view_from_events(seat, 5, rules, game.seat_events(seat))
+        assert followed.view() == fresh
+        assert list(followed.view().history) == game.seat_events(seat)
+
+
+def test_lazy_view_behaves_as_a_frozen_player_view():
+    game = Game.deal(Rules.preset("getaway"), 4, seed=5)
+    seat = GameSeat(game.current, 4, game.rules)
+    seat.feed_many(ev.SeatEvents(game, game.current, 0, len(game.events)))
+    lazy = seat.view(game.legal_actions(), game.decision, 2.5)
+    fresh = game.view(game.current, time_left=2.5)
+    assert repr(lazy) == repr(fresh)
+    copy = pickle.loads(pickle.dumps(lazy))
+    assert type(copy) is PlayerView and copy == fresh
+    assert dataclasses.asdict(lazy) == dataclasses.asdict(fresh)
+    assert dataclasses.replace(lazy, time_left=1.0) == dataclasses.replace(fresh, time_left=1.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lazy.seat = 1
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        lazy.nonsense
+    assert lazy.unseen() == fresh.unseen() and lazy.still_to_play() == fresh.still_to_play()
+
+
+def test_a_seat_refuses_events_out_of_order_or_of_another_seat():
+    game = Game.deal(Rules.preset("getaway"), 4, seed=1)
+    seat = GameSeat(0, 4, game.rules)
+    with pytest.raises(ValueError, match="taken in 0 events"):
+        seat.feed_many(ev.SeatEvents(game, 0, 1, len(game.events)))
+    with pytest.raises(ValueError, match="seat 1's"):
+        seat.feed_many(ev.SeatEvents(game, 1, 0, len(game.events)))
+    seat.feed_many(ev.SeatEvents(game, 0, 0, len(game.events)))
+    with pytest.raises(ValueError, match="no event dicts"):
+        seat.feed(game.seat_events(0)[0])

@@ -1,0 +1,56 @@
+"""The plain-float free-for-all gives bit for bit trueskill's own ratings."""
+
+import random
+
+import pytest
+import trueskill
+
+from arena.results.ratings import RatingParams
+from arena.results.trueskill_ffa import FreeForAll
+
+
+def random_ranks(rng: random.Random, n: int) -> list[int]:
+    """A finishing order as the arena makes them: distinct ranks, or tied seats sharing the last places."""
+    order = list(range(n))
+    rng.shuffle(order)
+    ranks = [0] * n
+    for place, seat in enumerate(order):
+        ranks[seat] = place
+    if rng.random() < 0.2:                      # a drawn game: the last k seats share one rank
+        k = rng.randint(2, n)
+        for seat in order[n - k:]:
+            ranks[seat] = n - k
+    return ranks
+
+
+@pytest.mark.parametrize("params", [RatingParams(), RatingParams(tau=0.1, draw_probability=0.05),
+                                    RatingParams(mu=10, sigma=2, beta=1.5, draw_probability=0.2)])
+def test_free_for_all_equals_trueskill_rate_bit_for_bit(params):
+    env = params.env()
+    fast = FreeForAll(env)
+    rng = random.Random(7)
+    players = [f"p{i}" for i in range(9)]
+    slow_ratings = {p: env.create_rating() for p in players}
+    fast_ratings = dict(slow_ratings)
+    for _ in range(300):
+        n = rng.randint(2, 8)
+        seats = rng.sample(players, n)
+        ranks = random_ranks(rng, n)
+        try:
+            expected = [g[0] for g in env.rate([(slow_ratings[s],) for s in seats], ranks=ranks)]
+        except FloatingPointError:
+            with pytest.raises(FloatingPointError):
+                fast.rate([fast_ratings[s] for s in seats], ranks)
+            continue
+        got = fast.rate([fast_ratings[s] for s in seats], ranks)
+        assert [(r.mu, r.sigma) for r in got] == [(r.mu, r.sigma) for r in expected]
+        slow_ratings.update(zip(seats, expected))
+        fast_ratings.update(zip(seats, got))
+
+
+def test_free_for_all_refuses_what_it_does_not_rate():
+    env = trueskill.TrueSkill(draw_probability=lambda a, b, e: 0.1)
+    with pytest.raises(ValueError, match="fixed draw_probability"):
+        FreeForAll(env)
+    with pytest.raises(ValueError, match="two or more ratings"):
+        FreeForAll(RatingParams().env()).rate([trueskill.Rating()], [0])
