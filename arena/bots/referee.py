@@ -218,7 +218,9 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     if match is not None:
         extra["match"] = match.to_dict()
     for seat, client in enumerate(clients):
-        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + new_events(seat), deal=seed)
+        events = new_events(seat)
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + events if preamble else events,
+                             deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
     state = game.state
