@@ -28,6 +28,10 @@ def match_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
             raise ConfigError(f"{where}: key 'match_score': needs match_points (a match's points total, "
                               f"e.g. match_points = 6) (got match_score {score!r} alone)")
         return {"match_points": None, "match_score": None}
+    book = data["deals"] if isinstance(data.get("deals"), str) else data.get("book")
+    if book is not None:
+        raise ConfigError(f"{where}: key 'match_points': a match deals its own hands; it cannot play a deal "
+                          f"book (got the book {book!r})")
     try:
         MatchRules(points, "places" if score is None else score)
     except MatchError as exc:

@@ -145,7 +145,7 @@ class Worker:
                 record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
             else:
                 record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
+                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
                                    schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))
             if each is not None:
