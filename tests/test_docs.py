@@ -45,6 +45,8 @@ NOT_RUN = {
         "the worked example's file needs its Dask scheduler and workers running (tests/tournament/test_dask.py)",
     "arena tournament status results/cluster-demo": "its folder comes from the Dask worked example above",
     "arena tournament resume results/cluster-demo": "its folder comes from the Dask worked example above",
+    "arena ladder serve ladders/club --port 8765":
+        "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
 }
 REDUCED = [
     # (pattern matched against the command, what is done to it)
@@ -72,6 +74,8 @@ SETUP = [
     (r"results/compare-new-old\b", "compare-new-old"),
     (r"\bquick-deals\.jsonl", "quick"),
     (r"\bquick-deals\.jsonl", "quick-deals"),  # the deal book exported from it
+    (r"^arena ladder (?!create).*ladders/club\b", "club"),
+    (r"^arena ladder .*ladders/club.*\bmy-bot-v1\b", "club-bot"),
 ]
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
@@ -81,6 +85,7 @@ EVENTS = {
     "champions-shootout": "arena tournament run champions-shootout --players heuristic,low,high,random",
     "compare-new-old": "arena compare new old",
     "quick-deals": "arena export results/quick --deals -o quick-deals.jsonl",
+    "club": "arena ladder create ladders/club --rules getaway --table-sizes 3,4 --house random,low,high,heuristic",
 }
 """The events a SETUP runs (cut down as :data:`REDUCED` says)."""
 
@@ -178,6 +183,16 @@ class Workspace:
             self.ensure("new-old")
             if (self.root / "results" / need).exists():  # an earlier `arena compare new old ...` made it
                 return
+        if need == "club" and (self.root / "ladders" / "club").exists():  # the docs' own create made it
+            self.made.add(need)
+            return
+        if need == "club-bot":  # my-bot submitted to the ladder (unless the docs' own submit did it)
+            self.ensure("club")
+            self.ensure("my-bot")
+            if not (self.root / "ladders" / "club" / "plugins" / "my-bot-v1").exists():
+                _check(self.run("arena ladder submit ladders/club ~/bots/my-bot"), "submit my-bot")
+            self.made.add(need)
+            return
         if need in EVENTS:
             _check(self.run(reduced(EVENTS[need])), EVENTS[need])
         elif need == "my-bot":

@@ -12,7 +12,7 @@ import sys
 import typer
 
 from arena import __version__
-from arena.cli import (bench, bots, compare, export, logs, play, players, research, results, sandbox,
+from arena.cli import (bench, bots, compare, export, ladder, logs, play, players, research, results, sandbox,
                        tournament)
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
@@ -42,6 +42,7 @@ def _options(
 for group in (players, play, results, logs, bots, sandbox, compare, export):
     app.add_typer(group.app)
 app.add_typer(tournament.app, name="tournament")
+app.add_typer(ladder.app, name="ladder")
 app.add_typer(bench.app, name="bench")
 app.add_typer(research.app, name="research")
 

@@ -214,7 +214,12 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
         registry.problems += [PluginProblem(printable(name), message) for name, message in bad]
         reports = discovery.discover(found, timeout) if found else {}
         for candidate in found:
-            _add_discovered(registry, candidate, reports[candidate.name], offered)
+            specs, presets, problems = discovered_players(candidate, reports[candidate.name])
+            registry.problems += [PluginProblem(candidate.name, message) for message in problems]
+            for spec in specs:
+                offered.setdefault(spec.name, []).append(candidate.name)
+                registry.players.setdefault(spec.name, spec)
+            _register_presets(registry, candidate.name, presets)
     for name, plugins in offered.items():
         if len(plugins) > 1:
             _report_duplicate(registry, name, plugins)
@@ -356,20 +361,14 @@ OBSERVER_IGNORED = ("implements arena_game_finished, which is never called for a
                     "(no code of one runs in the harness)")
 
 
-def _add_discovered(registry: Registry, candidate: discovery.Candidate, report: dict,
-                    offered: dict[str, list[str]]) -> None:
-    """Players, presets and problems from one plugin's discovery report, every field checked here."""
-    plugin = candidate.name
+def discovered_players(candidate: discovery.Candidate, report: dict) -> tuple[list[PlayerSpec], list, list[str]]:
+    """(player specs, preset dicts, problem texts) of one plugin's discovery report, every field checked."""
     players, presets, problems = _read_report(report)
-    registry.problems += [PluginProblem(plugin, message) for message in problems]
-    for entry in players:
-        source = PluginSource(candidate.value, candidate.path, candidate.code_hash, entry["factory"])
-        version = entry["version"] or candidate.version or entry["module_version"] or "0"
-        spec = PlayerSpec(entry["name"], None, _field(entry["description"], MAX_DESCRIPTION),
-                          _field(version, MAX_VERSION), plugin, False, source, accepts=entry["accepts"])
-        offered.setdefault(spec.name, []).append(plugin)
-        registry.players.setdefault(spec.name, spec)
-    _register_presets(registry, plugin, presets)
+    return [PlayerSpec(e["name"], None, _field(e["description"], MAX_DESCRIPTION),
+                       _field(e["version"] or candidate.version or e["module_version"] or "0", MAX_VERSION),
+                       candidate.name, False, PluginSource(candidate.value, candidate.path, candidate.code_hash,
+                                                           e["factory"]), accepts=e["accepts"]) for e in players], \
+        presets, problems
 
 
 def _read_report(report: dict) -> tuple[list[dict], list, list[str]]:

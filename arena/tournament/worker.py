@@ -29,6 +29,7 @@ from arena.bots.referee import play_game
 from arena.game.errors import ArenaError
 from arena.game.rules import Rules
 from arena.game.seeds import Secret, tournament_deal
+from arena.plugins.folders import add_folder_players
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client
 from arena.sandbox.limits_spec import LimitsSpec
@@ -39,8 +40,13 @@ from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import base_player
 
 
-def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret) -> dict:
+def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret,
+                  folders: dict | None = None) -> dict:
     """Plain data describing a batch, for a worker (it holds the secret: never for a bot).
+
+    ``folders``: players installed in folders of their own (a ladder's entries,
+    name -> ``{"folder", "player"}``), which a worker discovers (confined) before
+    it plays them, and checks against the version and code hash like any other.
 
     Each game's ``rules`` go as every option of its resolved :class:`Rules`
     (:meth:`TournamentSpec.resolve`), so a worker plays them without looking
@@ -52,6 +58,7 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secr
         "games": [{**{f.name: getattr(g, f.name) for f in fields(g)}, "rules": spec.resolve(g.rules).to_dict()}
                   for g in games],
         "players": {p["name"]: p for p in players},
+        **({"folders": folders} if folders else {}),
     }
 
 
@@ -118,6 +125,12 @@ class Worker:
             client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
         return client
 
+    def add_folders(self, folders: dict) -> None:
+        """Discover the folder-installed players not known here yet (a problem surfaces when one is played)."""
+        missing = {n: f for n, f in folders.items() if n not in self.registry.players and n not in self._installed}
+        if missing:
+            add_folder_players(self.registry, missing)
+
     def close(self) -> None:
         """Close every cached client of every thread (their bot process groups die with them)."""
         clients, self._clients = self._clients, {}
@@ -133,6 +146,7 @@ class Worker:
         """Play every game of a batch; return ``(index, record)`` pairs (``each`` is called
         with every game as it finishes)."""
         spec = payload["spec"]
+        self.add_folders(payload.get("folders") or {})
         secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
         for name in sorted({name for g in payload["games"] for name in g["seats"]}):
             self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
@@ -220,10 +234,10 @@ def run_batch(payload: dict, each: Callable[[int, dict], None] | None = None) ->
 # pickles with dill's pure-Python pickler, which costs milliseconds per game
 # record, while one bytes object crosses a pipe almost for free.
 
-def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret) -> bytes:
+def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret, folders: dict | None = None) -> bytes:
     """:func:`batch_payload` as JSON bytes, for :func:`run_packed`."""
     import orjson
-    return orjson.dumps(batch_payload(spec, games, players, secret))
+    return orjson.dumps(batch_payload(spec, games, players, secret, folders))
 
 
 def run_packed(payload) -> bytes | list:

@@ -1,0 +1,182 @@
+"""A ladder's own tables, in its results database: the entries and the rounds planned.
+
+The games themselves go to the tournament store's tables
+(:class:`arena.results.store.Store`), so `arena ratings`, `arena report` and
+every other results command read a ladder's folder as they read a
+tournament's. Next to them the ladder keeps:
+
+- ``ladder_entries``: every submission, admitted or not: its name (``mybot-v2``),
+  the player its plugin offers, version, code hash, folder, the entry it
+  follows (an earlier version of the same bot), its status (``checking``,
+  ``active``, ``rejected``, ``retired``, ``suspended``), why, check-bot's
+  report and when it came;
+- ``ladder_rounds``: every round matchmaking planned (one deal at one table,
+  played in every rotation), written before its games are sent, so a run
+  stopped in any way (Ctrl-C, ``kill -9``) finishes the rounds it began.
+
+Several processes share the file (``run`` plays while ``submit`` admits): every
+change is one SQLite transaction, and readers see only committed rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arena.ladder.errors import LadderError
+from arena.results.store import Store
+from arena.results.store_check import storage_error
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS ladder_entries (
+    name TEXT PRIMARY KEY, player TEXT NOT NULL, plugin TEXT NOT NULL, version TEXT NOT NULL,
+    code_hash TEXT NOT NULL, folder TEXT NOT NULL, previous TEXT, status TEXT NOT NULL, reason TEXT NOT NULL,
+    report TEXT, submitted_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS ladder_rounds (
+    round INTEGER PRIMARY KEY, rules TEXT NOT NULL, circle TEXT NOT NULL, deal_seed INTEGER NOT NULL,
+    first_idx INTEGER NOT NULL, planned_at REAL NOT NULL);
+"""
+STATUSES = ("checking", "active", "rejected", "retired", "suspended")
+PLAYING = ("active",)
+"""The statuses matchmaking seats."""
+_ENTRY_COLUMNS = ("name", "player", "plugin", "version", "code_hash", "folder", "previous", "status", "reason",
+                  "report", "submitted_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One submission (or a house player, whose ``folder`` is empty: a built-in player)."""
+
+    name: str
+    player: str
+    plugin: str
+    version: str
+    code_hash: str
+    folder: str
+    previous: str | None
+    status: str
+    reason: str
+    report: Any
+    submitted_at: float
+
+    @property
+    def house(self) -> bool:
+        """A built-in player the ladder was made with (no folder of its own)."""
+        return not self.folder
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One deal at one table, played in every rotation: games ``first_idx`` .. ``first_idx + size - 1``."""
+
+    number: int
+    rules: dict
+    circle: tuple[str, ...]
+    deal_seed: int
+    first_idx: int
+
+    @property
+    def size(self) -> int:
+        return len(self.circle)
+
+    @property
+    def indices(self) -> range:
+        return range(self.first_idx, self.first_idx + self.size)
+
+
+class Book:
+    """The ladder tables of one open :class:`Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+        self._write(lambda: [self.db.execute(s) for s in SCHEMA.split(";") if s.strip()])
+
+    def _write(self, action):
+        """Run ``action`` in one immediate transaction; a storage failure is a StoreError naming the file."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                result = action()
+                self.db.execute("COMMIT")
+                return result
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise (storage_error(self.store.path, exc) or exc) from None
+
+    def _read(self, query: str, args: tuple = ()) -> list[tuple]:
+        try:
+            return self.db.execute(query, args).fetchall()
+        except sqlite3.Error as exc:
+            raise (storage_error(self.store.path, exc) or exc) from None
+
+    # ---------------------------------------------------------------- entries
+    def add_entry(self, entry: Entry) -> None:
+        values = tuple(json.dumps(entry.report) if c == "report" else getattr(entry, c) for c in _ENTRY_COLUMNS)
+        self._write(lambda: self.db.execute(
+            f"INSERT INTO ladder_entries VALUES ({', '.join('?' * len(values))})", values))
+
+    def set_status(self, name: str, status: str, reason: str = "", report: Any = None) -> None:
+        assert status in STATUSES
+        if report is None:
+            self._write(lambda: self.db.execute(
+                "UPDATE ladder_entries SET status = ?, reason = ? WHERE name = ?", (status, reason, name)))
+        else:
+            self._write(lambda: self.db.execute(
+                "UPDATE ladder_entries SET status = ?, reason = ?, report = ? WHERE name = ?",
+                (status, reason, json.dumps(report), name)))
+
+    def entries(self) -> list[Entry]:
+        rows = self._read(f"SELECT {', '.join(_ENTRY_COLUMNS)} FROM ladder_entries ORDER BY submitted_at, name")
+        return [Entry(*r[:9], json.loads(r[9]) if r[9] else None, r[10]) for r in rows]
+
+    def entry(self, name: str) -> Entry | None:
+        return next((e for e in self.entries() if e.name == name), None)
+
+    # ---------------------------------------------------------------- rounds
+    def plan_round(self, rules: dict, circle: tuple[str, ...], deal_seed_of) -> Round:
+        """A new round, numbered and given its game indices in the same transaction that stores it.
+
+        ``deal_seed_of(number)``: the round's deal seed, from its number.
+        """
+        def plan() -> Round:
+            number, first = self.db.execute(
+                "SELECT COALESCE(MAX(round) + 1, 0), COALESCE(MAX(first_idx + json_array_length(circle)), 0) "
+                "FROM ladder_rounds").fetchone()
+            rnd = Round(number, rules, tuple(circle), deal_seed_of(number), first)
+            self.db.execute("INSERT INTO ladder_rounds VALUES (?, ?, ?, ?, ?, ?)",
+                            (number, json.dumps(rules, sort_keys=True), json.dumps(list(circle)),
+                             rnd.deal_seed, first, time.time()))
+            return rnd
+        return self._write(plan)
+
+    def rounds(self, unfinished_only: bool = False) -> list[Round]:
+        """Every planned round in order (only those with a game not stored yet, if asked)."""
+        rows = self._read("SELECT round, rules, circle, deal_seed, first_idx FROM ladder_rounds ORDER BY round")
+        rounds = [Round(n, json.loads(r), tuple(json.loads(c)), s, f) for n, r, c, s, f in rows]
+        if not unfinished_only:
+            return rounds
+        done = self.store.done()
+        return [r for r in rounds if any(i not in done for i in r.indices)]
+
+    def fault_counts(self) -> dict[str, int]:
+        """Faults per player over every stored game."""
+        return dict(self._read("SELECT player, COUNT(*) FROM faults GROUP BY player"))
+
+    def games_of(self) -> dict[str, int]:
+        """Games stored per player."""
+        return dict(self._read("SELECT player, COUNT(*) FROM seats GROUP BY player"))
+
+
+def open_book(store: Store) -> Book:
+    """The ladder tables of ``store``; a store without the ladder's meta row is not a ladder."""
+    if store.meta("ladder") is None:
+        raise LadderError(f"{store.folder} is not a ladder (it has no ladder settings): expected a folder made "
+                         f"by `arena ladder create`")
+    return Book(store)

@@ -1,0 +1,106 @@
+"""Entering a ladder: install a submission, check it in its sandbox, admit it or not; retiring one.
+
+A submission (a wheel or a bot folder, :mod:`arena.ladder.install`) becomes
+the entry ``<plugin>-v<k>``: the k-th version of that bot, linked to the one
+before (its ``previous``), with a rating of its own. It is installed into
+``DIR/plugins/<entry>/``, discovered confined, then checked with check-bot in
+its sandbox under the ladder's rule presets and table sizes and its limits:
+it enters matchmaking (status ``active``) only if every check passes;
+otherwise it is ``rejected``. Either way the verdict and check-bot's report
+are stored with the entry. The same code submitted again is refused.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.ladder.book import Entry, open_book
+from arena.ladder.errors import LadderError, SubmissionError
+from arena.ladder.install import entry_base, install_submission, read_package
+from arena.ladder.ladder import PLUGINS, Ladder
+from arena.plugins.checkbot import check_bot
+from arena.plugins.folders import add_folder_players, folder_candidate
+from arena.results.store import Store
+from arena.tournament.event import describe_players
+
+CHECK_GAMES = 1
+"""check-bot's games per preset and table size for a submission."""
+
+
+def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_GAMES,
+           progress: Callable[[str], None] | None = None) -> Entry:
+    """Install, check and admit (or reject) the submission at ``path``; the entry as stored."""
+    say = progress or (lambda text: None)
+    package = read_package(path)
+    base = entry_base(package.plugin)
+    with Store(ladder.folder) as store:
+        book = open_book(store)
+        name, previous, target = _new_folder(ladder, book, base, path)
+        try:
+            candidate = folder_candidate(target, name)
+            same = next((e for e in book.entries() if e.plugin == base and e.code_hash == candidate.code_hash), None)
+            if same is not None:
+                raise SubmissionError(f"{path} is the same code as the entry {same.name} ({same.status}); "
+                                      f"change the bot to submit a new version")
+            problems = add_folder_players(ladder.registry, {name: {"folder": str(target), "player": player}})
+            if problems:
+                raise SubmissionError(f"{path}: {problems[name]}")
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        spec = ladder.registry.players[name]
+        entry = Entry(name, spec.name, base, spec.version, candidate.code_hash, f"{PLUGINS}/{name}", previous,
+                      "checking", "being checked", None, time.time())
+        book.add_entry(entry)
+        say(f"{name}: installed {package.distribution} {package.version} into {target}; checking it ...")
+        report = _check(ladder, store, name, games)
+        data = {"ok": report.ok, "rows": report.to_dicts(), "text": report.table("simple")}
+        if report.ok:
+            store.save_players(describe_players(ladder.registry, [name]))
+            book.set_status(name, "active", "passed check-bot", data)
+        else:
+            failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())
+            book.set_status(name, "rejected", f"check-bot failed: {failed}", data)
+        return book.entry(name)
+
+
+def _new_folder(ladder: Ladder, book, base: str, path: Path) -> tuple[str, str | None, Path]:
+    """The next entry name of the bot ``base``, the entry it follows, and its install folder (made)."""
+    for _ in range(20):  # another submit of the same bot may take a name at the same time
+        earlier = [e for e in book.entries() if e.plugin == base]
+        name = f"{base}-v{len(earlier) + 1}"
+        target = ladder.folder / PLUGINS / name
+        if target.exists():
+            continue
+        try:
+            install_submission(path, target)
+        except SubmissionError:
+            if target.exists():
+                continue
+            raise
+        return name, (earlier[-1].name if earlier else None), target
+    raise LadderError(f"cannot find a free entry name for {base} in {ladder.folder / PLUGINS}")
+
+
+def _check(ladder: Ladder, store: Store, name: str, games: int):
+    spec = ladder.spec
+    presets = list(dict.fromkeys(r["preset"] for r in spec.rules))
+    return check_bot(name, registry=ladder.registry, games=games, presets=presets,
+                     table_sizes=spec.table_sizes, limits=spec.limits, sandbox=True, secret=ladder.secret(store))
+
+
+def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser") -> Entry:
+    """Take an entry out of matchmaking (its games and rating stay)."""
+    with Store(ladder.folder) as store:
+        book = open_book(store)
+        entry = book.entry(name)
+        if entry is None:
+            known = ", ".join(e.name for e in book.entries()) or "none"
+            raise LadderError(f"no entry {name!r} in {ladder.folder} (entries: {known})")
+        if entry.status == "retired":
+            raise LadderError(f"{name} is retired already")
+        book.set_status(name, "retired", reason)
+        return book.entry(name)

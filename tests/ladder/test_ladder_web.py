@@ -1,0 +1,123 @@
+"""`arena ladder serve` in a real browser (Chromium through Playwright): the table follows the games,
+a wheel submitted through the form is checked and enters matchmaking; the token and the size cap hold."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.cli.app import main
+from support.browser import CHROMIUM_ARGS, chromium
+from support.ladder import make_ladder
+
+pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
+from starlette.testclient import TestClient  # noqa: E402
+
+from arena.ladder.book import Entry, open_book  # noqa: E402
+from arena.ladder.install import install_submission  # noqa: E402
+from arena.ladder.ladder import Ladder  # noqa: E402
+from arena.results.store import Store  # noqa: E402
+from arena.tournament.executors import SerialExecutor  # noqa: E402
+from arena.ladder.web import make_app  # noqa: E402
+
+ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(*args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", *args], env=ENV, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def _token(server: subprocess.Popen) -> str:
+    line = server.stderr.readline()
+    assert "submission token: " in line, line
+    return line.rsplit(" ", 1)[1].strip()
+
+
+def _stop(*procs) -> None:
+    for p in procs:
+        try:
+            os.killpg(p.pid, signal.SIGINT)
+            p.wait(20)
+        except (subprocess.TimeoutExpired, ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package")
+    if chromium() is None:
+        pytest.skip("needs Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
+    folder = tmp_path / "L"
+    assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
+    port = _port()
+    server = _start("serve", str(folder), "--port", str(port))
+    run = _start("run", str(folder), "-j", "1", "-q")
+    try:
+        token = _token(server)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            first = int(page.text_content("#games"))
+            page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
+                                   timeout=120_000)  # the page refreshes itself as games are stored
+            page.goto(f"http://127.0.0.1:{port}/submit")
+            page.set_input_files("input[name=wheel]", str(wheels["v1"]))
+            page.fill("input[name=token]", "wrong")
+            page.click("button[type=submit]")
+            assert "needs the ladder's token" in page.text_content("#message")
+            page.set_input_files("input[name=wheel]", str(wheels["v1"]))
+            page.fill("input[name=token]", token)
+            page.click("button[type=submit]", timeout=180_000)
+            page.wait_for_selector("#message", timeout=180_000)
+            assert "lbot-v1: active" in page.text_content("#message")
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_function("() => Array.from(document.querySelectorAll('#board tbody td:nth-child(2)'))"
+                                   ".some(td => td.textContent === 'lbot-v1')", timeout=180_000)
+            page.goto(f"http://127.0.0.1:{port}/bot/lbot-v1")
+            assert page.text_content("#status") == "active"
+            assert page.locator("svg.history").count() == 1
+            browser.close()
+    finally:
+        _stop(run, server)
+
+
+def test_uploads_are_refused_without_the_token_or_over_the_cap(tmp_path, registry, wheels):
+    ladder = make_ladder(tmp_path / "L", registry)
+    client = TestClient(make_app(Ladder.open(ladder.folder, registry), "secret-token", max_upload=1000))
+    wheel = wheels["v1"].read_bytes()
+    assert len(wheel) > 1000
+    big = client.post("/submit", data={"token": "secret-token"}, files={"wheel": ("b.whl", wheel)})
+    assert big.status_code == 413 and "at most" in big.text
+    client = TestClient(make_app(Ladder.open(ladder.folder, registry), "secret-token"))
+    assert client.post("/submit", data={"token": "nope"}, files={"wheel": ("b.whl", wheel)}).status_code == 403
+    assert client.post("/submit", data={"token": "secret-token"}, files={"wheel": ("b.txt", b"x")}).status_code == 400
+    assert client.get("/bot/nobody").status_code == 404
+    assert client.get("/api/table").json()["games"] == 0
+
+
+def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
+    ladder = make_ladder(tmp_path / "L", registry, suspend_faults=3)
+    install_submission(wheels["crashy"], ladder.folder / "plugins" / "crashy-v1")
+    with Store(ladder.folder) as store:
+        open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
+                                         "active", "test", None, 0.0))
+    Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)
+    page = TestClient(make_app(Ladder.open(ladder.folder, registry), "t")).get("/bot/crashy-v1")
+    assert page.status_code == 200
+    assert "suspended" in page.text and "crash" in page.text
+    logs = page.text.split('<div id="logs">', 1)[1]
+    assert "broken on purpose" in logs
