@@ -5,6 +5,7 @@ A thin typer command over :mod:`arena.tournament.compare` (docs/compare.md).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -13,7 +14,8 @@ import typer
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import parse_overrides, secret_from as read_secret_from
-from arena.cli.output import err, out, sandbox_warning
+from arena.bots.safetext import printable
+from arena.cli.output import err, out, sandbox_warning, wrapped
 from arena.cli.session import session
 from arena.plugins.names import split_names
 from arena.results.paired import CompareTest, figures_lines
@@ -97,7 +99,8 @@ def compare(
 def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     t = comparison.tournament
     live.total = len(t.games)
-    err(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}")
+    typer.echo(wrapped(printable(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}"),
+                      sys.stderr), err=True)
     if t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
             t.registry.get(p.get("base", p["name"])).trusted for p in t.players)):
         sandbox_warning()
@@ -113,7 +116,7 @@ def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     finally:
         executor.shutdown(cancel=failed)
     for line in figures_lines(figures):
-        out(line)
+        out(wrapped(line))
 
 
 class _Live:

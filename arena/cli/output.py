@@ -6,6 +6,11 @@ terminal only through these functions (:func:`arena.bots.safetext.printable`).
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import textwrap
+
 import typer
 
 from arena.bots.safetext import printable
@@ -15,6 +20,20 @@ from arena.sandbox.limits import detect
 def out(text: str = "") -> None:
     """Print to stdout; text from plugins and bots (descriptions, fault details) loses its control characters."""
     typer.echo(printable(text, one_line=False))
+
+
+def wrapped(text: str, stream=None) -> str:
+    """``text`` wrapped to the terminal's width when it goes to a terminal (or ``COLUMNS`` is set), a
+    continued line indented two more than its first; unchanged for a pipe or a file."""
+    stream = stream or sys.stdout
+    if not (stream.isatty() or os.environ.get("COLUMNS")):
+        return text
+    width = shutil.get_terminal_size().columns
+    lines = []
+    for line in text.splitlines() or [""]:
+        indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""])
+    return "\n".join(lines)
 
 
 def err(text: str) -> None:

@@ -18,6 +18,7 @@ from typer.main import get_command_from_info
 
 import arena
 from arena.cli.app import app, main
+from arena.cli.output import wrapped
 from arena.cli.progress import LiveProgress, clock
 from arena.cli.tables import fitted
 from arena.plugins.registry import DISABLE_ENV
@@ -246,3 +247,16 @@ def test_new_bot_refuses_a_built_in_name(capsys, tmp_path):
     assert list(tmp_path.iterdir()) == []
     code, out, _ = run(capsys, "new-bot", "sampler-bot", "--dir", tmp_path)
     assert code == 0 and (tmp_path / "sampler-bot").is_dir()
+
+
+def test_compare_figures_wrap_on_a_terminal_and_stay_whole_in_a_pipe(monkeypatch):
+    """Free text (compare's figures) wraps at words to $COLUMNS, continued lines indented; a pipe gets it whole."""
+    line = "  difference +12.50 points, 95% interval -12.00 .. +37.00; likelihood of superiority 84.1%"
+    pipe = io.StringIO()
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert wrapped(line, pipe) == line
+    monkeypatch.setenv("COLUMNS", "40")
+    lines = wrapped(line, pipe).splitlines()
+    assert len(lines) > 1 and max(map(len, lines)) <= 40
+    assert all(later.startswith("    ") for later in lines[1:])
+    assert " ".join(lines).split() == line.split()
