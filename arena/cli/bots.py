@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from arena.cli.options import limits_overrides, spec_overrides
+from arena.cli.options import BANK_MS, DECISION_MS, MEMORY_MB, STARTUP_MS, limits_overrides, spec_overrides
 from arena.cli.output import out
 from arena.cli.session import session
 from arena.cli.tables import AUTO, plain
@@ -46,10 +46,10 @@ def check_bot_cmd(
     rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
                                               help="Table sizes, comma-separated (default: all each preset allows)."),
-    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
-    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
-    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
-    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    decision_ms: Optional[int] = DECISION_MS,
+    bank_ms: Optional[int] = BANK_MS,
+    startup_ms: Optional[int] = STARTUP_MS,
+    memory_mb: Optional[int] = MEMORY_MB,
     sandbox: bool = typer.Option(True, "--sandbox/--in-process",
                                  help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
     table_format: str = typer.Option(AUTO, "--table-format",

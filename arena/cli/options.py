@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import typer
+
 from arena.cli.errors import UserError
 from arena.game.rules import OPTIONS
 from arena.game.seeds import Secret, read_secret
@@ -60,6 +62,14 @@ def spec_overrides(**flags) -> dict:
 def limits_overrides(**flags) -> dict:
     """The limit flags given (not None)."""
     return {k: v for k, v in flags.items() if v is not None}
+
+
+DECISION_MS = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms).")
+BANK_MS = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none).")
+STARTUP_MS = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms).")
+MEMORY_MB = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB).")
+"""The limit flags of `check-bot` and `arena play` (the flags of LimitsSpec's fields; a tournament's
+limits are set in its file's [limits] table)."""
 
 
 def secret_from(path: Path | None) -> Secret | None:

@@ -10,7 +10,8 @@ import typer
 
 from arena.cli.errors import UserError
 from arena.cli.logs import log_lines
-from arena.cli.options import SECRET_HELP, seats as parse_seats, secret_from as read_secret_from
+from arena.cli.options import (BANK_MS, DECISION_MS, MEMORY_MB, SECRET_HELP, STARTUP_MS, limits_overrides,
+                               seats as parse_seats, secret_from as read_secret_from)
 from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
 from arena.game.display import describe
@@ -21,6 +22,7 @@ from arena.game.match_record import is_match_record, replay_match
 from arena.plugins.runner import play_match_one, play_one
 from arena.results.match_store import stored_match
 from arena.results.store import Store
+from arena.sandbox.limits_spec import LimitsSpec
 
 app = typer.Typer()
 
@@ -43,6 +45,10 @@ def play(
     match_score: Optional[str] = typer.Option(None, "--match-score",
                                               help="How a match's hands score: places (0/1/2/3, the default) "
                                                    "or cards (the Bhabhi's cards left)."),
+    decision_ms: Optional[int] = DECISION_MS,
+    bank_ms: Optional[int] = BANK_MS,
+    startup_ms: Optional[int] = STARTUP_MS,
+    memory_mb: Optional[int] = MEMORY_MB,
     show_logs: bool = typer.Option(True, "--logs/--no-logs",
                                    help="After the game, print what each bot printed (stdout, stderr) and its "
                                         "faults' tracebacks (to stderr with --json)."),
@@ -54,13 +60,15 @@ def play(
     if match is None and match_score is not None:
         raise UserError(f"--match-score needs --match POINTS (got --match-score {match_score} alone)")
     match_rules = MatchRules(match, match_score or "places") if match is not None else None
+    limits = LimitsSpec(**limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms,
+                                           memory_mb=memory_mb))
     if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in parse_seats(seats))):
         sandbox_warning()
     if match_rules is not None:
         _play_match(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, secret_from,
-                    match_rules, as_json, show_logs)
+                    match_rules, as_json, show_logs, limits)
         return
-    record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox,
+    record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, limits,
                       secret=read_secret_from(secret_from))
     output = record.pop("logs", None) or []
     for problem in reg.notify_game_finished(record):
@@ -106,7 +114,8 @@ def replay(
     _show(record, as_json)
 
 
-def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json, show_logs) -> None:
+def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json, show_logs,
+                limits) -> None:
     """``arena play --match``: each hand printed as it ends, with the running score and its bots' output,
     then the standings."""
     def shown(hand: dict, state) -> None:
@@ -122,7 +131,7 @@ def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rul
         if not as_json:
             out("")
 
-    record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox,
+    record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox, limits,
                             secret=read_secret_from(secret_from), on_hand=shown)
     if as_json:
         out(json.dumps(record, indent=1))

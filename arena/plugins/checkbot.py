@@ -206,14 +206,15 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     loads = checks.loads(spec, main, limits, sandbox)
     if not loads.ok:
         return CheckReport(name, (loads, *(CheckRow(c, None, "not run: the bot did not start")
-                                           for c in CHECKS[1:])), len(main.records), sandbox, notes)
+                                           for c in CHECKS[1:])), len(main.records), sandbox, notes, limits)
     first = _play(spec, registry, repeat, sandbox, limits, secret, progress)
     second = _play(spec, registry, repeat, sandbox, limits, secret, progress)
     decisions = main.watch.decisions
     rows = (loads, checks.legal(main, decisions), checks.timing(decisions, limits),
             checks.memory(main, decisions, limits, sandbox), checks.takes(decisions, chosen),
             checks.trumps(decisions, chosen), checks.same(first, second))
-    return CheckReport(name, rows, len(main.records) + len(first.records) + len(second.records), sandbox, notes)
+    return CheckReport(name, rows, len(main.records) + len(first.records) + len(second.records), sandbox, notes,
+                       limits)
 
 
 def planned_games(games: int = 2, presets: Sequence[str] | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tabulate import tabulate
@@ -52,6 +52,8 @@ class CheckReport:
     games: int = 0
     sandboxed: bool = False
     notes: tuple[str, ...] = ()
+    limits: LimitsSpec | None = None
+    """The limits the games ran under (the replay commands carry the ones not at their defaults)."""
 
     @property
     def ok(self) -> bool:
@@ -86,7 +88,7 @@ class CheckReport:
 
     def replays(self) -> list[str]:
         """For each failed check with a game to show, the command that plays that game again."""
-        return [f"replay ({r.check}): {r.case.command(self.player, self.sandboxed)}"
+        return [f"replay ({r.check}): {r.case.command(self.player, self.sandboxed, self.limits)}"
                 for r in self.failures() if r.case is not None]
 
 
@@ -109,12 +111,14 @@ class Case:
         """Who sits where: ``bot`` at :attr:`seat`, built-in :data:`OPPONENTS` (chosen by the seed) elsewhere."""
         return [bot if s == self.seat else OPPONENTS[(s + self.seed) % len(OPPONENTS)] for s in range(self.players)]
 
-    def command(self, bot: str, sandboxed: bool = True) -> str:
+    def command(self, bot: str, sandboxed: bool = True, limits: LimitsSpec | None = None) -> str:
         """The ``arena play`` command that plays this game again (same seats, seed and dealer, under
-        the same per-user secret)."""
+        the same per-user secret and the same limits: a flag for each limit not at its default)."""
         where = "" if sandboxed else " --in-process"
         seats = shlex.quote(",".join(self.seat_names(bot)))     # quoted when a name has options: sampler(worlds=4)
-        return f"arena play --rules {self.preset} --seats {seats} --seed {self.seed}{where}"
+        flags = "".join(f" --{f.name.replace('_', '-')} {getattr(limits, f.name)}" for f in fields(LimitsSpec)
+                        if limits is not None and getattr(limits, f.name) != f.default)
+        return f"arena play --rules {self.preset} --seats {seats} --seed {self.seed}{where}{flags}"
 
 
 @dataclass(slots=True)

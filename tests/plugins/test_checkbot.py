@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from arena.plugins.registry import DISABLE_ENV
 from arena.plugins.runner import play_one
 from arena.plugins.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
 from arena.game.rules import PRESETS
+from arena.sandbox.limits_spec import LimitsSpec
 
 TESTS = Path(__file__).resolve().parents[1]
 _CHILD = """
@@ -179,6 +181,23 @@ def test_a_failing_row_prints_the_play_command_that_replays_it(registry):
     record = play_one(registry, registry.presets["donkey"], seats, case.seed, sandbox=False)
     faults = [e for e in record["events"] if e.get("type") == "fault"]
     assert faults and all(e["seat"] == case.seat for e in faults), faults
+
+
+def test_the_replay_command_carries_the_limits_that_were_not_defaults(registry, capsys):
+    """Limits set for the check (--decision-ms, --memory-mb) are flags of the replay command, which
+    `arena play` takes; limits at their defaults are left out."""
+    limits = LimitsSpec(decision_ms=700, memory_mb=512)
+    report = check_bot("trump-cheat", registry=registry, games=1, presets=["donkey"], table_sizes=[3],
+                       sandbox=False, limits=limits)
+    command = report.row("trumps (donkey)").case.command("trump-cheat", False, limits)
+    assert f"replay (trumps (donkey)): {command}" in report.table().splitlines()
+    words = shlex.split(command)
+    assert words[words.index("--decision-ms") + 1] == "700" and words[words.index("--memory-mb") + 1] == "512"
+    assert "--bank-ms" not in words and "--startup-ms" not in words
+    assert report.row("trumps (donkey)").case.command("trump-cheat", False, LimitsSpec()) == \
+        report.row("trumps (donkey)").case.command("trump-cheat", False)
+    assert main(["play", *words[words.index("--decision-ms"):], "--seats", "low,high,random"]) == 0
+    assert "Bhabhi" in capsys.readouterr().out       # `arena play` takes the limit flags (trump-cheat is a test registry's)
 
 
 def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monkeypatch):
