@@ -1,8 +1,8 @@
 """The harness's cost of a sandboxed game, whole: CPU and wall time a game, the start and end included.
 
-    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7]
+    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7] [--player random]
 
-Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (one
+Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (``--player``) (one
 client a seat, kept across the games, as a tournament's worker keeps them),
 ``--rounds`` times, and prints each round's harness CPU time (this process:
 the referee, the clients and their log drains), the CPU time of the bots'
@@ -48,9 +48,9 @@ def bots_cpu() -> float:
     return total
 
 
-def one_round(games: int) -> tuple[float, float, float]:
+def one_round(games: int, player: str = "random") -> tuple[float, float, float]:
     """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after one warm-up game."""
-    spec, rules = load().get("random"), Rules.preset("getaway")
+    spec, rules = load().get(player), Rules.preset("getaway")
     clients = [SandboxClient(spec) for _ in range(4)]
     try:
         play_game(rules, clients, seed=0)  # start-up is not the figure
@@ -68,10 +68,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--player", default="random", help="the built-in player in all four seats")
     args = parser.parse_args()
     rounds = []
     for r in range(args.rounds):
-        rounds.append(one_round(args.games))
+        rounds.append(one_round(args.games, args.player))
         print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms harness CPU  {rounds[-1][1]:6.2f} ms bots' CPU  "
               f"{rounds[-1][2]:7.2f} ms wall  a game", flush=True)
     print(f"median:  {statistics.median(c for c, _, _ in rounds):6.2f} ms harness CPU  "
