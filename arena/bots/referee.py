@@ -202,12 +202,16 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
     tuples = [type(c) is InProcessClient for c in clients]
+    shared = [getattr(c, "reads_events_only", False) for c in clients]
+    made: dict[int, dict] = {}  # the public events' dicts, shared by the seats that only read them
 
     def new_events(seat: int):
         start = sent[seat]
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
             return ev.SeatEvents(game, seat, start, stop)
+        if shared[seat]:
+            return ev.for_seat_shared(game, seat, start, made)
         return game.seat_events(seat, start)
 
     for seat, client in enumerate(clients):
