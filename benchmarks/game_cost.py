@@ -8,8 +8,9 @@ client a seat, kept across the games, as a tournament's worker keeps them),
 the referee, the clients and their log drains), the CPU time of the bots'
 processes (keepers, fork servers, game processes, live or reaped: Linux
 /proc, each process's utime + stime + cutime + cstime, summed over this
-process's descendants) and wall time per game, then the medians. To compare two versions, run it from each checkout in turn,
-alternating (``PYTHONPATH=/path/to/checkout``), on the same machine: this is
+process's descendants) and wall time per game, then the medians. To compare two versions, run each checkout's copy in turn,
+alternating (each puts its own checkout first on the path; copy this file
+and ``tournament.py`` into an older checkout's ``benchmarks/``), on the same machine: this is
 how docs/sandbox.md's figure for the end of a game (the acknowledged
 ``finish`` and the logs taken per game) was measured.
 """
@@ -19,33 +20,21 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from arena.bots.referee import play_game
-from arena.game.rules import Rules
-from arena.plugins.registry import load
-from arena.sandbox.client import SandboxClient
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tournament import tree_cpu  # noqa: E402  (its /proc walk; it puts this checkout first on the path)
+from arena.bots.referee import play_game  # noqa: E402
+from arena.game.rules import Rules  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
+from arena.sandbox.client import SandboxClient  # noqa: E402
 
 
 def bots_cpu() -> float:
     """CPU seconds of this process's descendants, live or reaped by a live one (Linux /proc; else 0)."""
-    tick, table = os.sysconf("SC_CLK_TCK"), {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        table[int(stat.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, list(children.get(os.getpid(), []))
-    while todo:
-        pid = todo.pop()
-        total += table[pid][1]
-        todo.extend(children.get(pid, []))
-    return total
+    return tree_cpu([os.getpid()], descendants_only=True)
 
 
 def one_round(games: int, player: str = "random") -> tuple[float, float, float]:
