@@ -1,13 +1,16 @@
 """The harness's cost of a sandboxed game, whole: CPU and wall time a game, the start and end included.
 
-    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7]
+    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7] [--player random]
 
-Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (one
+Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (``--player``) (one
 client a seat, kept across the games, as a tournament's worker keeps them),
 ``--rounds`` times, and prints each round's harness CPU time (this process:
-the referee, the clients and their log drains) and wall time per game, then
-the medians. To compare two versions, run it from each checkout in turn,
-alternating (``PYTHONPATH=/path/to/checkout``), on the same machine: this is
+the referee, the clients and their log drains), the CPU time of the bots'
+processes (keepers, fork servers, game processes, live or reaped: Linux
+/proc, each process's utime + stime + cutime + cstime, summed over this
+process's descendants) and wall time per game, then the medians. To compare two versions, run each checkout's copy in turn,
+alternating (each puts its own checkout first on the path; copy this file
+and ``tournament.py`` into an older checkout's ``benchmarks/``), on the same machine: this is
 how docs/sandbox.md's figure for the end of a game (the acknowledged
 ``finish`` and the logs taken per game) was measured.
 """
@@ -15,25 +18,36 @@ how docs/sandbox.md's figure for the end of a game (the acknowledged
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from arena.bots.referee import play_game
-from arena.game.rules import Rules
-from arena.plugins.registry import load
-from arena.sandbox.client import SandboxClient
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tournament import tree_cpu  # noqa: E402  (its /proc walk; it puts this checkout first on the path)
+from arena.bots.referee import play_game  # noqa: E402
+from arena.game.rules import Rules  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
+from arena.sandbox.client import SandboxClient  # noqa: E402
 
 
-def one_round(games: int) -> tuple[float, float]:
-    """(harness CPU ms, wall ms) per game over ``games`` games, after one warm-up game."""
-    spec, rules = load().get("random"), Rules.preset("getaway")
+def bots_cpu() -> float:
+    """CPU seconds of this process's descendants, live or reaped by a live one (Linux /proc; else 0)."""
+    return tree_cpu([os.getpid()], descendants_only=True)
+
+
+def one_round(games: int, player: str = "random") -> tuple[float, float, float]:
+    """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after one warm-up game."""
+    spec, rules = load().get(player), Rules.preset("getaway")
     clients = [SandboxClient(spec) for _ in range(4)]
     try:
         play_game(rules, clients, seed=0)  # start-up is not the figure
-        cpu0, wall0 = time.process_time(), time.perf_counter()
+        cpu0, bots0, wall0 = time.process_time(), bots_cpu(), time.perf_counter()
         for g in range(games):
             play_game(rules, clients, seed=g + 1)
-        return (time.process_time() - cpu0) / games * 1000, (time.perf_counter() - wall0) / games * 1000
+        return ((time.process_time() - cpu0) / games * 1000, (bots_cpu() - bots0) / games * 1000,
+                (time.perf_counter() - wall0) / games * 1000)
     finally:
         for c in clients:
             c.close()
@@ -43,13 +57,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--player", default="random", help="the built-in player in all four seats")
     args = parser.parse_args()
     rounds = []
     for r in range(args.rounds):
-        rounds.append(one_round(args.games))
-        print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms CPU  {rounds[-1][1]:7.2f} ms wall  a game")
-    print(f"median:  {statistics.median(c for c, _ in rounds):6.2f} ms CPU  "
-          f"{statistics.median(w for _, w in rounds):7.2f} ms wall  a game")
+        rounds.append(one_round(args.games, args.player))
+        print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms harness CPU  {rounds[-1][1]:6.2f} ms bots' CPU  "
+              f"{rounds[-1][2]:7.2f} ms wall  a game", flush=True)
+    print(f"median:  {statistics.median(c for c, _, _ in rounds):6.2f} ms harness CPU  "
+          f"{statistics.median(b for _, b, _ in rounds):6.2f} ms bots' CPU  "
+          f"{statistics.median(w for _, _, w in rounds):7.2f} ms wall  a game")
 
 
 if __name__ == "__main__":

@@ -58,12 +58,17 @@ def _proc_table() -> dict[int, tuple[int, float]]:
 def _worker_cpu(executor) -> float:
     """CPU seconds used so far by a LocalExecutor's workers and everything under them
     (sandboxed bot processes included); 0 where /proc does not exist."""
-    roots = [proc.pid for proc in getattr(getattr(executor, "pool", None), "_pool", [])]
+    return tree_cpu([proc.pid for proc in getattr(getattr(executor, "pool", None), "_pool", [])])
+
+
+def tree_cpu(roots: list[int], *, descendants_only: bool = False) -> float:
+    """CPU seconds of the processes ``roots`` and everything under them, live or reaped by a
+    live one (without the roots' own with ``descendants_only``); 0 where /proc does not exist."""
     table = _proc_table()
     children: dict[int, list[int]] = {}
     for pid, (ppid, _) in table.items():
         children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, list(roots)
+    total, todo = 0.0, [c for r in roots for c in children.get(r, [])] if descendants_only else list(roots)
     while todo:
         pid = todo.pop()
         total += table.get(pid, (0, 0.0))[1]

@@ -210,12 +210,16 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
     tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
+    shared = [getattr(c, "reads_events_only", False) for c in clients]
+    made: dict[int, dict] = {}  # the public events' dicts, shared by the seats that only read them
 
     def new_events(seat: int):
         start = sent[seat]
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
             return ev.SeatEvents(game, seat, start, stop)
+        if shared[seat]:
+            return ev.for_seat_shared(game, seat, start, made)
         return game.seat_events(seat, start)
 
     preamble = [match.to_event()] if match is not None else []

@@ -102,6 +102,28 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
     return [to_json(game, e, seat) for e in game.events[start:]]
 
 
+_PUBLIC = frozenset({PLAY, CLEAN, PICKUP, OUT, TRUMP, FAULT, FORFEIT})
+"""The events whose dict is the same for every seat."""
+
+
+def for_seat_shared(game, seat: int, start: int, made: dict[int, dict]) -> list[dict]:
+    """:func:`for_seat`, each public event's dict made once and handed to every seat that asks.
+
+    ``made`` (event index -> dict) is kept by the caller for one game. Only for
+    readers that never change a dict (the sandboxed client encodes them).
+    """
+    out, table, public = [], _JSON, _PUBLIC
+    for i, e in enumerate(game.events[start:], start):
+        if e[0] in public:
+            d = made.get(i)
+            if d is None:
+                d = made[i] = table[e[0]](game, e, seat)
+            out.append(d)
+        else:
+            out.append(table[e[0]](game, e, seat))
+    return out
+
+
 class SeatEvents(NamedTuple):
     """A game's events ``start`` to ``stop`` for ``seat``, kept as the engine's tuples.
 

@@ -72,10 +72,11 @@ class SandboxClient:
     :class:`~arena.sandbox.limits.Limits` derived from it (tests use it).
     """
 
+    reads_events_only = True  # it encodes the event dicts it is given: the referee may share them
+
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None) -> None:
-        if limits is None:
-            limits = LimitsSpec()
+        limits = LimitsSpec() if limits is None else limits
         self.spec, self.name, self.limits = spec, spec.name, limits
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
         self._log_cap, self._python = log_cap, python

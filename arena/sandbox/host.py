@@ -15,8 +15,11 @@ interpreter, before any game exists. In order, it:
    - ``game``: seat, players, rules, seed and the seat's events so far: a
      fresh bot is built with that seed and its ``new_game`` called;
      answers ``{"ok": true}``;
-   - ``decide``: new events, the legal actions, the decision kind: the view
-     is rebuilt from the seat's events alone and the bot's ``act`` called;
+   - ``decide``: new events, the legal actions, the decision kind: the
+     seat's tracker (a :class:`~arena.game.follow.GameSeat`) takes in the new
+     events alone and hands the bot a lazy view (each field worked out when
+     the bot first reads it, equal to the view rebuilt from the seat's
+     events), then the bot's ``act`` is called;
      answers ``{"action": ...}``;
    - ``finish``: the last events and the result; ``end_game``, then stdout
      and stderr flushed; answers ``{"done": true}`` (so the harness takes
@@ -45,7 +48,7 @@ from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.status import Status
-from arena.game.views import SeatTracker
+from arena.game.follow import GameSeat
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
 
@@ -103,7 +106,7 @@ class Host:
         self.reply, self.parent = reply_fd, parent
         self.factory = None
         self.bot = None
-        self.tracker: SeatTracker | None = None
+        self.tracker: GameSeat | None = None
         self._rules: tuple[dict, Rules] | None = None
 
     def send(self, obj) -> None:
@@ -156,7 +159,7 @@ class Host:
     def game(self, m: dict) -> dict:
         """A new game: a fresh bot with the seed, fed the seat's events so far."""
         self.bot = None
-        self.tracker = SeatTracker(m["seat"], m["players"], self.rules(m["rules"]))
+        self.tracker = GameSeat(m["seat"], m["players"], self.rules(m["rules"]))
         self.tracker.feed_many(m["events"])
         bot = self.factory(seed=m["seed"])
         if not callable(getattr(bot, "act", None)):
