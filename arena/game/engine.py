@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.game import events as ev
 from arena.game import position, record
-from arena.game.cards import BIT, CARDS, PACK, TEXTS, Card, card, cards_of
+from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, cards_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
@@ -28,7 +28,7 @@ from arena.game.tables import SUIT_CARDS, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
-SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
+_SECOND_PACK = 1 << PACK
 
 
 class Game:
@@ -134,13 +134,16 @@ class Game:
             return ()
         if st.decision is TAKE:
             return (False, True)
-        mask = st.legal_mask()
         led = st.led
-        if led >= 0 and not mask & ~SUIT13[led]:      # following in one pack: one table lookup
-            legal = SUIT_CARDS[led][mask >> 13 * led]
-        else:
-            legal = legal_tuple(mask)
-        self._offered = legal
+        if led >= 0:
+            # Following, the common case: a seat holding the led suit must play it
+            # (rulings.follow_mask's first answer, which State.legal_mask gives), read
+            # straight from the one-pack table without the two calls.
+            follow = st.hands[st.cur] & SUIT_MASK[led]
+            if follow and follow < _SECOND_PACK:
+                legal = self._offered = SUIT_CARDS[led][follow >> 13 * led]
+                return legal
+        legal = self._offered = legal_tuple(st.legal_mask())
         return legal
 
     def apply(self, action) -> None:
