@@ -22,6 +22,7 @@ from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, car
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
+from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
 from arena.game.tables import SUIT_CARDS, legal_tuple
@@ -134,16 +135,19 @@ class Game:
             return ()
         if st.decision is TAKE:
             return (False, True)
-        led = st.led
-        if led >= 0:
-            # Following, the common case: a seat holding the led suit must play it
-            # (rulings.follow_mask's first answer, which State.legal_mask gives), read
-            # straight from the one-pack table without the two calls.
-            follow = st.hands[st.cur] & SUIT_MASK[led]
+        # State.legal_mask's answer, asking rulings.py directly (one call fewer), and
+        # for the common case, a seat holding the led suit (follow_mask's first
+        # answer: it must play that suit), no call at all: one table lookup.
+        led, hand = st.led, st.hands[st.cur]
+        if led < 0:
+            legal = legal_tuple(lead_mask(hand, st.must))
+        else:
+            follow = hand & SUIT_MASK[led]
             if follow and follow < _SECOND_PACK:
-                legal = self._offered = SUIT_CARDS[led][follow >> 13 * led]
-                return legal
-        legal = self._offered = legal_tuple(st.legal_mask())
+                legal = SUIT_CARDS[led][follow >> 13 * led]
+            else:
+                legal = legal_tuple(follow_mask(hand, led, st.trump))
+        self._offered = legal
         return legal
 
     def apply(self, action) -> None:
