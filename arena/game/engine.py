@@ -52,7 +52,7 @@ class Game:
         self.faults = [0] * state.n
         self.forfeited: list[int] = []
         self.result: Result | None = None
-        self._offered: tuple = ()       # the cards legal_actions returned, until the next action
+        self._offered = 0               # the mask of the cards legal_actions returned, until the next action
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -140,21 +140,23 @@ class Game:
         # answer: it must play that suit), no call at all: one table lookup.
         led, hand = st.led, st.hands[st.cur]
         if led < 0:
-            legal = legal_tuple(lead_mask(hand, st.must))
+            mask = lead_mask(hand, st.must)
+            legal = legal_tuple(mask)
         else:
-            follow = hand & SUIT_MASK[led]
-            if follow and follow < _SECOND_PACK:
-                legal = SUIT_CARDS[led][follow >> 13 * led]
+            mask = hand & SUIT_MASK[led]
+            if mask and mask < _SECOND_PACK:
+                legal = SUIT_CARDS[led][mask >> 13 * led]
             else:
-                legal = legal_tuple(follow_mask(hand, led, st.trump))
-        self._offered = legal
+                mask = follow_mask(hand, led, st.trump)
+                legal = legal_tuple(mask)
+        self._offered = mask
         return legal
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
         st = self.state
-        offered, self._offered = self._offered, ()
-        if type(action) is Card and action in offered:  # the common case: a card legal_actions offered
+        offered, self._offered = self._offered, 0
+        if type(action) is Card and offered >> action & 1:  # the common case: a card legal_actions offered
             self.events.append((_PLAY, st.cur, action))
             st.play(action)
             if st.cur is None or self.forfeited:
@@ -203,7 +205,7 @@ class Game:
         if st.cur is None:
             raise IllegalAction(f"the game is over; nobody can fault (got {kind!r})", action=kind)
         seat = st.cur
-        self._offered = ()
+        self._offered = 0
         self.faults[seat] += 1
         self.events.append((ev.FAULT, seat, kind))
         if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:

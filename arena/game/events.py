@@ -130,21 +130,14 @@ def all_json(game, result: dict | None = None) -> list[dict]:
 
     ``result`` is ``game.result.to_dict()`` when the caller has it (the end event
     repeats it). Plain plays, cleans and pickups (nearly all events) are built
-    here; the rest by their ``_JSON`` function.
+    in the comprehension; the rest by their ``_JSON`` function.
     """
     if result is None and game.result is not None:
         result = game.result.to_dict()
     plays, text, table = _PLAY_JSON, TEXTS.__getitem__, _JSON
-    out = []
-    append = out.append
-    for e in game.events:
-        kind = e[0]
-        if kind is PLAY and len(e) == 3:
-            append(plays[e[1]][e[2]].copy())
-        elif (kind is CLEAN or kind is PICKUP) and len(e) == 3:
-            append({"type": kind, "seat": e[1], "cards": list(map(text, e[2]))})
-        elif kind is END:
-            append({"type": END, **result} if result is not None else {"type": END})
-        else:
-            append(table[kind](game, e, None))
-    return out
+    return [plays[e[1]][e[2]].copy() if e[0] is PLAY and len(e) == 3
+            else {"type": e[0], "seat": e[1], "cards": list(map(text, e[2]))}
+            if (e[0] is CLEAN or e[0] is PICKUP) and len(e) == 3
+            else table[e[0]](game, e, None) if e[0] is not END
+            else {"type": END, **result} if result is not None else {"type": END}
+            for e in game.events]
