@@ -1,4 +1,24 @@
-"""Shared fixtures: building positions, playing actions, random play, invariant checks."""
+"""Shared fixtures: building positions, playing actions, random play, invariant checks; and how
+the suite runs in parallel.
+
+The suite runs on two pytest-xdist workers (``-n auto --maxprocesses 2 --dist loadgroup`` in
+pyproject.toml; ``-n 0`` runs it in one process, for ``--pdb`` or ``-s``). Rules for a test, so that
+it passes whichever worker runs it, next to whichever other test:
+
+- Each test module is one unit of work (:func:`pytest_collection_modifyitems` gives it the
+  ``xdist_group`` of its file): its tests run in order on one worker and its module- and
+  session-scoped fixtures are made once. Tests of several files that share an expensive session
+  fixture name one group with ``pytestmark = pytest.mark.xdist_group("NAME")``.
+- A module that takes tens of seconds says ``pytestmark = pytest.mark.long``: long modules are
+  handed out first, so the two workers finish together.
+- Files only under ``tmp_path`` / ``tmp_path_factory`` (never the checkout, the current folder,
+  ``~`` or a fixed /tmp name); ports from the system (port 0); cgroups, users and the like named
+  per process. Another worker runs at the same time.
+- No fixed sleep where an event can be awaited: ``support.processes.wait_for`` polls a condition
+  with a deadline (PATIENCE, spent only when the test is failing). No assertion on how long
+  something took (timings belong in benchmarks/); a deadline a test waits for is generous, a
+  limit under test is checked in the sandbox's own CPU clock where it can be.
+"""
 
 from __future__ import annotations
 
@@ -207,3 +227,13 @@ def fake_plugins(tmp_path, monkeypatch):
     yield add
     for name in [m for m in sys.modules if m.startswith("fakeplug_")]:
         del sys.modules[name]
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each module one xdist group unless it names its own; ``long`` modules first (stable order)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+

@@ -33,6 +33,8 @@ import pytest
 from arena.plugins.registry import DISABLE_ENV
 from support.install import RUN_ARENA, pip_install
 
+pytestmark = pytest.mark.long
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -48,6 +50,7 @@ REDUCED = [
     # (pattern matched against the command, what is done to it)
     (r"tournaments/ladder\.toml", ("append", ["--budget", "4", "--deals", "1"])),  # 4 games, not 4,000
     (r"^arena tournament run champions-shootout", ("append", ["--deals", "1"])),  # 4 games
+    (r"--deals \S+\.jsonl", ("append", [])),  # a deal book: as many deals as the (cut-down) book has
     (r"^arena tournament run ", ("append", ["--deals", "2"])),  # quick: 32 games; replay 17 needs 18
     (r"^arena compare (?!--resume)", ("sub_or_append", r"--games \d+", "--games 8")),  # one deal's 8 games
     (r"--games \d+", ("sub", "--games 1")),  # shootout-share: 1 game, not 2,000
@@ -66,6 +69,8 @@ SETUP = [
     (r"\bcareful\b", "careful"),
     (r"^arena compare new old", "new-old"),  # the docs' new and old: two scaffolded bots of those names
     (r"results/compare-new-old\b", "compare-new-old"),
+    (r"\bquick-deals\.jsonl", "quick"),
+    (r"\bquick-deals\.jsonl", "quick-deals"),  # the deal book exported from it
 ]
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
@@ -73,6 +78,7 @@ EVENTS = {
     # only `research endings` reads it, and any players' games do: the built-ins' 4 games take a second
     "champions-shootout": "arena tournament run champions-shootout --players heuristic,low,high,random",
     "compare-new-old": "arena compare new old",
+    "quick-deals": "arena export results/quick --deals -o quick-deals.jsonl",
 }
 """The events a SETUP runs (cut down as :data:`REDUCED` says)."""
 

@@ -19,6 +19,7 @@ from typing import Any, Protocol, Sequence
 from arena.bots.output_log import OutputLog, bot_traceback
 from arena.bots.reply import Reply
 from arena.game import events as ev
+from arena.game.book import BookDeal
 from arena.game.cards import Card, card
 from arena.game.engine import Game
 from arena.game.errors import CardError
@@ -187,15 +188,18 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any,
 
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
-              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, **extra) -> dict:
+              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, book: dict | None = None,
+              **extra) -> dict:
     """Play one game to the end and return its record (with faults, timings and bot seeds).
 
     ``bot_seeds`` are the seeds each seat's bot is built with; the harness
     derives them with a secret (:mod:`arena.game.seeds`). Without them the open
     :func:`~arena.game.seeds.open_bot_seed` is used, which anyone who knows
-    ``seed`` can compute: fit only for trusted in-process players.
+    ``seed`` can compute: fit only for trusted in-process players. ``book``: a
+    deal book's line (:mod:`arena.game.book`) to start from instead of dealing
+    with ``seed`` (which then seeds only the game's own draws).
     """
-    game = Game.deal(rules, len(clients), seed, dealer)
+    game = Game.deal(rules, len(clients), seed, dealer) if book is None else BookDeal.from_dict(book).game(rules, seed)
     names = list(names) if names is not None else [c.name for c in clients]
     if bot_seeds is None:
         bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]

@@ -12,7 +12,8 @@ import sys
 import typer
 
 from arena import __version__
-from arena.cli import bench, bots, compare, logs, play, players, research, results, sandbox, tournament
+from arena.cli import (bench, bots, compare, export, logs, play, players, research, results, sandbox,
+                       tournament)
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
 from arena.sandbox import harden_harness
@@ -38,7 +39,7 @@ def _options(
     """Bhabhi bot arena: play, test and rank card-playing bots."""
 
 
-for group in (players, play, results, logs, bots, sandbox, compare):
+for group in (players, play, results, logs, bots, sandbox, compare, export):
     app.add_typer(group.app)
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(bench.app, name="bench")

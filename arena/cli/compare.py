@@ -11,6 +11,7 @@ from typing import Optional
 import typer
 
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
+from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import parse_overrides, secret_from as read_secret_from
 from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
@@ -56,6 +57,8 @@ def compare(
     beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
     games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
     seed: int = typer.Option(1, "--seed", help="Seed of the schedule."),
+    deals: Optional[Path] = typer.Option(None, "--deals", help="A deal book: play its deals (each once, in "
+                                         "order) instead of seeded ones; --games is then not used."),
     name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
@@ -66,8 +69,7 @@ def compare(
     sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
     backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    interval: str = typer.Option("1", "--interval", help="The live line every N seconds, or every N games "
-                                 "stored with a g (e.g. 200g)."),
+    interval: str = typer.Option("1", "--interval", help=f"The live line {INTERVAL_HELP}."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
 ) -> None:
@@ -85,6 +87,8 @@ def compare(
                 "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
         if name is not None:
             keys["name"] = name
+        if deals is not None:
+            keys["book"] = str(deals)
         spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
         comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
     _run(comparison, jobs, live)
@@ -118,33 +122,19 @@ class _Live:
     a line per game stored."""
 
     def __init__(self, interval: str, quiet: bool, log_games: bool) -> None:
-        text = interval.strip().lower()
-        try:
-            self.every, self.by_games = float(text.rstrip("g")), text.endswith("g")
-        except ValueError:
-            raise UserError(f"--interval expects seconds or games with a g, e.g. 10 or 200g "
-                                    f"(got {interval!r})") from None
-        if self.every <= 0:
-            raise UserError(f"--interval must be above 0 (got {interval!r})")
+        self.pacer = Pacer(Interval.parse(interval))
         self.quiet, self.log_games, self.total = quiet, log_games, 0
-        self.stored, self.last_seconds, self.last_games = 0, 0.0, 0
 
     def tick(self, progress, f) -> None:
         """The runner's progress: a line when ``every`` seconds have passed since the last."""
-        if not self.by_games and progress.elapsed - self.last_seconds >= self.every:
-            self.last_seconds = progress.elapsed
+        if self.pacer.seconds_due(progress.elapsed):
             self.line(f)
 
     def game(self, game, record, figures) -> None:
         """One game stored now: its log line, and the live line when ``every`` games have come since the last."""
-        self.stored += 1
         if self.log_games:
-            result = record["result"]
-            loser = "none (a draw)" if result["loser"] is None else record["names"][result["loser"]]
-            order = ", ".join(record["names"][s] for s in result["order"])
-            err(f"game {game.index} {game.game_id}: out in order {order}; Bhabhi {loser}")
-        if self.by_games and self.stored - self.last_games >= self.every:
-            self.last_games = self.stored
+            err(game_line(game, record))
+        if self.pacer.game_due():
             self.line(figures())
 
     def line(self, f) -> None:

@@ -9,7 +9,9 @@ import typer
 
 import tournaments as ready
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
+from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import limits_overrides, secret_from as read_secret_from, spec_overrides
+from arena.bots.safetext import printable
 from arena.cli.output import out, sandbox_warning
 from arena.cli.progress import LiveProgress
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
@@ -36,7 +38,8 @@ def run(
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
     format_: Optional[str] = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
-    deals: Optional[int] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation)."),
+    deals: Optional[str] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation), "
+                                        "or a deal book's file (one deal a line; docs/tournaments.md)."),
     budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
     house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
     decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
@@ -59,9 +62,13 @@ def run(
         "to play another run's games again exactly (default: a fresh random secret)."),
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
+    interval: Optional[str] = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
+                                           "(default: only at the end)."),
+    log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Run a tournament and print its rating table."""
+    deals = int(deals) if deals is not None and deals.strip().isdigit() else deals
     flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,
@@ -79,8 +86,9 @@ def run(
         if "players" not in flags:
             raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
         spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
+    live = _Live(interval, log_games)
     t = Tournament.create(spec, results / spec.name, session(ctx).registry, read_secret_from(secret_from))
-    _play(t, quiet, table_format, wide)
+    _play(t, quiet, table_format, wide, live=live)
 
 
 def event_file(file: Path) -> Path:
@@ -103,17 +111,21 @@ def resume(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
+    interval: Optional[str] = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
+                                           "(default: only at the end)."),
+    log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
     allow_changed: bool = typer.Option(
         False, "--allow-changed", help="Go on although a player's code changed since the stored games; the "
         "change (player, old and new code, games stored) is recorded and shown by status and the report."),
 ) -> None:
     """Play only the games a stopped tournament is missing, then print its table."""
+    live = _Live(interval, log_games)
     t = Tournament.open(folder, session(ctx).registry)
     if backend is not None or scheduler is not None:
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         t.spec = spec_from_dict({**t.spec.to_dict(), **changed}, "command line", t.spec.presets)
-    _play(t, quiet, table_format, wide, jobs, allow_changed)
+    _play(t, quiet, table_format, wide, jobs, allow_changed, live)
 
 
 @app.command("status")
@@ -124,7 +136,7 @@ def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tour
 
 
 def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None,
-          allow_changed: bool = False) -> None:
+          allow_changed: bool = False, live: "_Live | None" = None) -> None:
     """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt)  # before the games, not after
@@ -137,8 +149,11 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     executor = make_executor(t.spec, jobs, t.registry)
     interrupted, failed = False, True
     try:
-        with LiveProgress(quiet, len(t.games), len(t.games) - missing) as show:
-            t.run(executor, on_progress=show, allow_changed=allow_changed)
+        live = live or _Live(None, False)
+        display = LiveProgress(quiet, len(t.games), len(t.games) - missing)
+        with display as show:
+            live.start(t, display)
+            t.run(executor, on_progress=live.progress(show), watch=live.game, allow_changed=allow_changed)
         failed = False
     except KeyboardInterrupt:
         interrupted = True
@@ -152,3 +167,49 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
         out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+class _Live:
+    """The live parts of a run besides the progress bar: the rating table so far every ``interval``
+    (seconds, or games stored with a ``g``; none when None or ``--quiet``), and with ``log_games`` a
+    line per game stored."""
+
+    def __init__(self, interval: str | None, log_games: bool) -> None:
+        self.pacer = Pacer(Interval.parse(interval)) if interval is not None else None
+        self.log_games = log_games
+        self.t: Tournament | None = None
+        self.display: LiveProgress | None = None
+
+    def start(self, t: Tournament, display: LiveProgress) -> None:
+        self.t, self.display = t, display
+
+    def progress(self, show):
+        """The runner's progress callback: the bar, and the table when its seconds are up."""
+        def tick(p) -> None:
+            show(p)
+            if self.pacer is not None and self.pacer.seconds_due(p.elapsed):
+                self.table()
+        return tick
+
+    def game(self, game, record) -> bool:
+        """One game stored now: its log line, and the table when its games are up; never stops the run."""
+        if self.log_games:
+            self.say(game_line(game, record))
+        if self.pacer is not None and self.pacer.game_due():
+            self.table()
+        return False
+
+    def table(self) -> None:
+        if self.display.quiet:
+            return
+        fmt, grid = grid_for(AUTO, False)
+        with Store(self.t.folder) as store:
+            self.say(ratings_text(store, fmt, columns=rating_columns(False), grid=grid))
+
+    def say(self, text: str) -> None:
+        """A line (or table) on stderr, above the progress bar when there is one."""
+        if self.display is not None and self.display.bar is not None:
+            self.display.console.print(printable(text, one_line=False), markup=False, highlight=False,
+                                       soft_wrap=True)
+        else:
+            typer.echo(printable(text, one_line=False), err=True)

@@ -56,12 +56,18 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0) -> "Game":
-        """Shuffle with ``seed`` and deal, starting with the player after ``dealer``."""
+    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0, hands: list | None = None) -> "Game":
+        """Shuffle with ``seed`` and deal, starting with the player after ``dealer``.
+
+        ``hands`` (card lists per seat, e.g. a deal book's) are dealt as given instead of shuffled:
+        checked to hold the whole pack, recorded with ``"given": true`` so the record replays.
+        """
         rules.check_players(players)
         if not isinstance(dealer, int) or not 0 <= dealer < players:
             raise PositionError(f"dealer must be a seat 0..{players - 1} (got {dealer!r})")
         rng = random.Random(seed)
+        if hands is not None:
+            return cls._dealt(rules, position.given_deal(rules, players, hands), rng, seed, dealer)
         pack = list(range(PACK * rules.decks))
         _shuffle(rng, pack)
         step = 1 if rules.direction == "clockwise" else -1
@@ -75,8 +81,13 @@ class Game:
             for seat, size in zip(seats, _pile_sizes(rng, players, len(pack))):
                 hands[seat] = _mask(pack[start:start + size])
                 start += size
-        state = State(rules, players, rng, dealer, hands)
-        game = cls(rules, state, seed, {"hands": [_texts_of(h) for h in hands]}, dealer)
+        return cls._dealt(rules, hands, rng, seed, dealer, given=False)
+
+    @classmethod
+    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, given: bool = True) -> "Game":
+        state = State(rules, len(hands), rng, dealer, hands)
+        start = {"hands": [_texts_of(h) for h in hands], **({"given": True} if given else {})}
+        game = cls(rules, state, seed, start, dealer)
         game._begin(state.holder(AS), first_trick=True)
         return game
 

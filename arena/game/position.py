@@ -53,6 +53,28 @@ def build_position(rules, hands, leader, discard, out, first_trick_done, trump, 
     return Setup(tuple(masks), tuple(pile), tuple(out), trump_id, drawn_id, start)
 
 
+def given_deal(rules, players: int, hands) -> list[int]:
+    """The hand masks of a deal given card by card (a deal book's): ``players`` non-empty hands that
+    hold every card of the rules' pack exactly once; a :class:`PositionError` names what is wrong."""
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != players:
+        got = len(hands) if isinstance(hands, (list, tuple)) else repr(hands)
+        raise PositionError(f"a deal for {players} players needs {players} hands (got {got})")
+    seen: set[int] = set()
+    masks = []
+    for seat, hand in enumerate(hands):
+        if isinstance(hand, (str, bytes)) or not isinstance(hand, (list, tuple)) or not hand:
+            raise PositionError(f"seat {seat}'s hand must be a non-empty list of cards (got {hand!r})")
+        cards = parse_cards(hand)
+        for c in cards:
+            _check_card(c, rules.decks, seen, f"seat {seat}'s hand")
+        masks.append(mask_of(cards))
+    missing = [card(c).text for c in range(PACK * rules.decks) if c not in seen]
+    if missing:
+        raise PositionError(f"a deal holds the whole pack ({PACK * rules.decks} cards), but "
+                            f"{len(missing)} are in no hand: {' '.join(missing[:8])}{' ...' if len(missing) > 8 else ''}")
+    return masks
+
+
 def trump_text(trump: int) -> str | None:
     return SUITS[trump] if trump >= 0 else None
 

@@ -61,6 +61,8 @@ def start_game(cls, record: dict):
             rules, start["hands"], start["leader"], discard=start["discard"], out=start["out"],
             first_trick_done=start["first_trick_done"], trump=start["trump"], seed=record["seed"],
             drawn=start.get("drawn"))
+    if start.get("given"):  # a deal book's hands, dealt as given
+        return cls.deal(rules, record["players"], record["seed"], record["dealer"], hands=start["hands"])
     game = cls.deal(rules, record["players"], record["seed"], record["dealer"])
     if game.start["hands"] != start["hands"]:
         raise ReplayError("the recorded deal is not what this seed deals")

@@ -28,6 +28,7 @@ from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.registry import check_in_process
 from arena.results.store import Store, StoreError, change_note, rules_label
+from arena.tournament.book import with_book
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
@@ -62,8 +63,9 @@ class Progress:
 
 
 def schedule(spec: TournamentSpec) -> list[GameSpec]:
-    """Every game of the tournament, in order."""
-    return spec.schedule_format().games()
+    """Every game of the tournament, in order (each with its deal book's deal, if it has a book)."""
+    games = spec.schedule_format().games()
+    return games if spec.deal_book is None else with_book(games, spec.deal_book)
 
 
 def player_names(games: Iterable[GameSpec]) -> list[str]:
@@ -138,8 +140,8 @@ class Tournament:
         self.registry = registry
         check_players(spec, registry)
         self.format = spec.schedule_format()
-        self.games = self.format.games()
-        """Every game, in index order (the order ratings use)."""
+        self.games = with_book(self.format.games(), spec.deal_book) if spec.deal_book else self.format.games()
+        """Every game, in index order (the order ratings use), each with its deal book's deal if it has one."""
         self.players = describe_players(registry, player_names(self.games))
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
@@ -382,6 +384,8 @@ def status_lines(t: Tournament) -> list[str]:
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
+    if t.spec.book:
+        lines.append(f"  deals: from the deal book {t.spec.book}, {t.spec.deals} per table")
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
     lines += [f"  changed: {change_note(c)}" for c in allowed]
     lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]

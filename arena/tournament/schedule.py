@@ -63,6 +63,9 @@ class GameSpec:
     rotation: int
     dealer: int = 0
     seed_names: tuple[str, ...] = ()
+    book: Any = None
+    """A deal book's line (a plain dict, :mod:`arena.game.book`) this game starts from instead of its
+    seeded deal; the same for every rotation of the deal."""
 
     @property
     def table_size(self) -> int:

@@ -17,6 +17,7 @@ from arena.game.errors import ArenaError
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Presets, Rules
 from arena.plugins.names import ALIAS_MARK, base_player, canonical_name, split_names
 from arena.sandbox.limits_spec import LimitsSpec
+from arena.tournament.book import book_key, fit_book
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
 from arena.tournament.formats.base import DEFAULT_HOUSE
@@ -49,10 +50,15 @@ class TournamentSpec:
     draw_probability: float = 0.001
     backend: str = "local"
     scheduler: str | None = None
+    book: str | None = None
+    """The deal book's path (``deals = "book.jsonl"``; :mod:`arena.tournament.book`), or None: seeded deals."""
+    book_sha256: str | None = None
     source: str = field(default="tournament", compare=False, repr=False)
     """Where the spec came from (a file name, "command line"), for messages; not part of the spec."""
     presets: Presets = field(default=PRESETS, compare=False, repr=False)
     """The presets its rule sets name (a registry's: the built-in ones and plugins'); not part of the spec."""
+    deal_book: Any = field(default=None, compare=False, repr=False)
+    """The deal book as read (:class:`arena.tournament.book.Book`); not part of the spec."""
 
     def rules_objects(self) -> list[Rules]:
         """Each rule set as :class:`Rules`, its preset resolved in :attr:`presets`."""
@@ -117,7 +123,9 @@ def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
     return Rules.from_dict({"preset": "getaway", **entry}, presets)
 
 
-_NOT_SPEC = ("source", "presets")
+_NOT_SPEC = ("source", "presets", "deal_book")
+BOOK_KEYS = ("book", "book_sha256")
+"""Keys the spec stores for ``deals = "FILE"`` (its flag is ``--deals FILE``), read back on resume."""
 _TOP_KEYS = {f.name for f in fields(TournamentSpec) if f.name not in _NOT_SPEC} | {"ratings", "fault_policy", "max_faults"}
 _LIMIT_KEYS = {f.name for f in fields(LimitsSpec)}
 
@@ -141,6 +149,8 @@ def load_spec(path: str | Path, presets: Presets = PRESETS, **overrides: Any) ->
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}: not valid TOML: {' '.join(str(exc).split())}") from None
     data.setdefault("name", path.stem)
+    if isinstance(data.get("deals"), str):  # a deal book named in the file: relative to the file
+        data["deals"] = str(path.parent / Path(data["deals"]).expanduser())
     data.update({k: v for k, v in overrides.items() if v is not None})
     return spec_from_dict(data, where, presets)
 
@@ -159,19 +169,23 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         data.setdefault(key, value)  # a top-level key (a flag) wins over the [ratings] table
     rules_only = _rules_only(data, where)
     _backend_table(data, where)
+    book = book_key(data, where)
     spec = TournamentSpec(
         name=_name(data, where), players=_names(data, "players", where, required=True),
         seed=_int(data, "seed", where, 1, lo=0), rules=_rules(data, where, presets, rules_only),
         table_sizes=_sizes(data, where), format=_choice(data, "format", tuple(FORMATS), where, DEFAULT_FORMAT),
-        candidates=_names(data, "candidates", where), deals=_int(data, "deals", where, 1, lo=1),
+        candidates=_names(data, "candidates", where),
+        deals=_int(data, "deals", where, 1, lo=1) if book is None else 1,
         budget=_int(data, "budget", where, None, lo=1), house=_names(data, "house", where, default=DEFAULT_HOUSE),
         limits=_limits(data, where), jobs=_int(data, "jobs", where, 0, lo=0),
         sandbox=_sandbox(data, where), batch=_int(data, "batch", where, 8, lo=1),
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
-        source=where, presets=presets,
+        source=where, presets=presets, **({} if book is None else
+                                          {"book": book.path, "book_sha256": book.sha256, "deal_book": book}),
     )
-    return _cross_check(spec, where, house_given="house" in data)
+    spec = _cross_check(spec, where, house_given="house" in data)
+    return spec if book is None else _cross_check(fit_book(spec, where), where, house_given="house" in data)
 
 
 def _rules_only(data, where) -> dict:

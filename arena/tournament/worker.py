@@ -139,7 +139,7 @@ class Worker:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
             record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                               game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret),
+                               game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
                                schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))
             if each is not None:

@@ -38,7 +38,7 @@ def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
                          tmp_path, "--interval", "16g", "--log-games", "--sprt", "0,5")
     lines = err.splitlines()
     assert code == 0 and sum(line.startswith("game ") for line in lines) == 64
-    assert "game 0 p-4p-d0-a-r0: out in order " in err and "; Bhabhi " in err
+    assert "game 0 p-4p-d0-a-r0: seats " in err and "; out in order " in err and "; Bhabhi " in err
     live = [line for line in lines if "/64 games counted, deals" in line]
     assert len(live) == 5 and [line.split(" deals ")[1][0] for line in live] == ["2", "4", "6", "8", "8"]
     assert all("LLR" in line for line in live) and "game " not in out

@@ -7,15 +7,16 @@ players only, serially (``--jobs 1``) unless a test is about the pool.
 from __future__ import annotations
 
 import json
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arena import Game
-from arena.cli.app import app, main
-from arena.plugins.registry import DISABLE_ENV
-from support.cli import run
+from arena.cli.app import app
+from support.cli import played, run
 
 QUICK = """# a small test event
 name = "tiny"
@@ -51,15 +52,17 @@ def event(tmp_path) -> Path:
 @pytest.fixture(scope="module")
 def done(tmp_path_factory) -> Path:
     """A finished results folder of the tiny event (made through the CLI)."""
-    root = tmp_path_factory.mktemp("cli")
-    (root / "tiny.toml").write_text(QUICK)
-    mp = pytest.MonkeyPatch()
-    mp.setenv(DISABLE_ENV, "1")
-    try:
-        assert main(["tournament", "run", str(root / "tiny.toml"), "--results", str(root), "-q", "--jobs", "1"]) == 0
-    finally:
-        mp.undo()
-    return root / "tiny"
+    return played(tmp_path_factory.mktemp("cli"), "tiny", QUICK)
+
+
+def copy_without(done: Path, tmp_path: Path, first: int) -> Path:
+    """A copy of the finished folder without its games from ``first`` on (as if killed there)."""
+    copy = tmp_path / "tiny"
+    shutil.copytree(done, copy)
+    with sqlite3.connect(copy / "results.sqlite") as db:
+        db.execute("DELETE FROM seats WHERE idx >= ?", (first,))
+        db.execute("DELETE FROM games WHERE idx >= ?", (first,))
+    return copy
 
 
 # ------------------------------------------------------------- run
@@ -137,6 +140,34 @@ def test_batch_flag(capsys, event, tmp_path):
     assert code == 0, err
 
 
+def test_live_table_every_n_games_and_a_line_per_game(capsys, event, tmp_path):
+    """--interval 7g: the rating table so far after 7 and 14 games (on stderr); --log-games: a line per game
+    with its number, seats, Bhabhi and faults; stdout holds only the final table."""
+    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
+                         "--interval", "7g", "--log-games")
+    assert code == 0, err
+    lines = err.splitlines()
+    logged = [line for line in lines if line.startswith("game ")]
+    assert sorted(int(line.split()[1]) for line in logged) == list(range(TINY_GAMES))
+    assert any(line.startswith("game 0 rr-0-3p-0000-d0-r0: seats ") for line in logged)
+    assert all("; Bhabhi " in line and line.endswith("; faults none") for line in logged)
+    assert [line for line in lines if line.endswith(" games") and line[0].isdigit()] == ["7 games", "14 games"]
+    assert lines.index("7 games") == lines.index(logged[6]) + 1  # the table comes right after the 7th game
+    assert out.startswith(f"{TINY_GAMES} games\n") and "game " not in out
+
+
+def test_resume_has_the_live_table_too(capsys, done, tmp_path):
+    """resume takes --interval and --log-games: a line per game it plays; -q drops the tables, not the lines."""
+    copy = copy_without(done, tmp_path, 10)
+    code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1", "--interval", "1g",
+                         "--log-games")
+    logged = [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")]
+    assert code == 0 and sorted(logged) == [f"game {i} rr-1-4p-0000-d0-r{i - 10}" for i in range(10, TINY_GAMES)]
+    assert "rank" not in err
+    one_error_line(*run(capsys, "tournament", "resume", done, "--interval", "often"),
+                   "--interval expects seconds or games with a g")
+
+
 # ------------------------------------------------------------- resume and status
 def test_resume_finished_and_status(capsys, done):
     """resume of a finished tournament plays nothing; status reports it complete without a resume hint."""
@@ -152,13 +183,7 @@ def test_resume_finished_and_status(capsys, done):
 
 def test_resume_plays_the_missing_games(capsys, done, tmp_path):
     """Games deleted from a copy are played again by resume, giving the same records."""
-    import shutil
-    import sqlite3
-    copy = tmp_path / "tiny"
-    shutil.copytree(done, copy)
-    with sqlite3.connect(copy / "results.sqlite") as db:
-        db.execute("DELETE FROM seats WHERE idx >= 8")
-        db.execute("DELETE FROM games WHERE idx >= 8")
+    copy = copy_without(done, tmp_path, 8)
     code, out, err = run(capsys, "tournament", "status", copy)
     assert f"games: 8 of {TINY_GAMES}" in out and f"resume with: arena tournament resume {copy}" in out
     code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1")
@@ -219,7 +244,7 @@ ERRORS = [
     (["tournament", "run", "--players", "low,high,low"], ["command line: key 'players'", "listed twice"]),
     (["tournament", "run", "--players", "low,high", "--table-sizes", "6"],
      ["command line: key 'table_sizes'", "table size 6 needs 6 distinct players", "e.g. random,low#2,high#2,random#2"]),
-    (["tournament", "run", "{event}", "--deals", "x"], ["--deals", "integer"]),
+    (["tournament", "run", "{event}", "--deals", "x"], ["key 'deals'", "deal book", "x: no such file"]),
     (["tournament", "run", "{event}", "--bogus"], ["No such option: --bogus"]),
     (["tournament", "resume", "{tmp}/none"], ["no results database in"]),
     (["tournament", "status", "{tmp}/none"], ["no results database in"]),

@@ -24,7 +24,7 @@ from arena.plugins.registry import DISABLE_ENV
 from arena.results.store import Store
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.event import Progress
-from arena.tournament.spec import TournamentSpec
+from arena.tournament.spec import BOOK_KEYS, TournamentSpec
 from support.cli import run
 
 EVENT = """
@@ -191,7 +191,8 @@ def test_every_file_key_has_a_flag():
                    for c in g.typer_instance.registered_commands if c.name == "run")
     flags = {opt for p in get_command_from_info(
         command, pretty_exceptions_short=True, rich_markup_mode=None).params for opt in p.opts}
-    keys = {f for f in TournamentSpec.__dataclass_fields__ if f not in ("source", "presets", "limits")}
+    keys = {f for f in TournamentSpec.__dataclass_fields__
+            if f not in ("source", "presets", "limits", "deal_book", *BOOK_KEYS)}  # a book: --deals FILE
     keys |= {"fault_policy", "max_faults"} | set(LimitsSpec.__dataclass_fields__)
     missing = sorted(k for k in keys if "--" + k.replace("_", "-") not in flags)
     assert missing == []

@@ -21,6 +21,8 @@ from arena.results.report_games import apply_recorded, pick_games, replay_steps,
 from arena.results.report_pack import CHUNK_GAMES, JS_SAFE, pack_games, text_big_ints, unpack_chunk
 from arena.results.store import Store
 
+pytestmark = pytest.mark.xdist_group("report")  # one Chromium and one report for the three files
+
 
 def _index(html: str) -> list[dict]:
     return json.loads(re.search(r'<script type="application/json" id="games-index">(.*?)</script>', html, re.S)[1])

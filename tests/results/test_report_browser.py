@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from support.browser import shown as _shown, wait_game as _wait_game
 from broken_bot.results import PLAYERS
 
@@ -17,6 +18,8 @@ from arena.results.ratings import rate
 from arena.results.report_games import apply_recorded, start_game
 from arena.results.standings import outcomes, rating_params
 from arena.results.store import Store
+
+pytestmark = pytest.mark.xdist_group("report")  # one Chromium and one report for the three files
 
 
 def _clear(page) -> None:

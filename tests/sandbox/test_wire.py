@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import pickle
 import struct
 import sys
+import termios
 import threading
 import time
 
@@ -15,6 +17,7 @@ import pytest
 from arena.sandbox import wire
 from arena.bots.reply import Reply
 from arena.sandbox.wire import LogDrain, read_frame, write_frame
+from support.processes import wait_for
 
 class Pipe:
     """Both ends of an os.pipe, closed once each (tests may close one early)."""
@@ -45,6 +48,11 @@ def pipe():
     yield p
     for fd in list(p.open):
         p.close(fd)
+
+
+def unread(fd: int) -> int:
+    """Bytes waiting in the pipe whose read end is ``fd``."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 def soon(seconds: float = 1.0) -> float:
@@ -197,13 +205,14 @@ def test_slow_dribble_times_out_on_the_whole_frame(pipe):
 
 
 def test_frame_split_across_writes_is_read_whole(pipe):
-    """A frame that arrives in pieces is read whole."""
+    """A frame that arrives in pieces is read whole: each piece is written once the reader has taken
+    the one before (the pipe is empty again), so the reader sees every piece on its own."""
     r, w = pipe
     data = struct.pack(">I", 7) + b'"hello"'
 
     def pieces():
         for i in range(0, len(data), 3):
-            time.sleep(0.01)
+            wait_for(lambda: unread(r) == 0)  # (in a thread: an assert here would leave the reader waiting)
             os.write(w, data[i:i + 3])
 
     thread = threading.Thread(target=pieces)

@@ -19,6 +19,8 @@ from arena.results.store import Store
 from arena.tournament.compare import Comparison, compare_spec, field_for
 from arena.tournament.executors import SerialExecutor
 
+pytestmark = pytest.mark.long
+
 SECRET = Secret(bytes(range(32)))
 
 

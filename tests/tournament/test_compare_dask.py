@@ -15,6 +15,8 @@ from arena.tournament.compare import Comparison, compare_spec, field_for  # noqa
 from arena.tournament.dask_backend import DaskExecutor  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402
 
+pytestmark = pytest.mark.long
+
 SECRET = Secret(bytes(range(32)))
 
 

@@ -25,6 +25,8 @@ from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch  # 
 from arena.sandbox.processes import descendants  # noqa: E402
 from support.processes import all_gone, wait_for  # noqa: E402
 
+pytestmark = pytest.mark.long
+
 PLAYERS = ["heuristic", "random", "low", "high"]
 SMALL = {"players": PLAYERS, "table_sizes": [3, 4], "deals": 3, "batch": 4, "seed": 7}
 """48 games in 12 batches."""
@@ -168,7 +170,9 @@ def test_sandboxed_bots_die_with_their_worker(tmp_path, registry, cluster3):
         # a retiring worker's data must move to a running one: wait until the killed worker's
         # replacement has joined (a retire with nowhere to move data to is refused)
         _wait_for_workers(executor.client, 3, gone=killed.get("address"))
-        found = executor.client.run(_pid_and_bots)
+        # a worker whose connection closes meanwhile is left out (on a loaded machine the killed
+        # one's nanny was seen closing its just-registered replacement: "Stream is closed")
+        found = executor.client.run(_pid_and_bots, on_error="ignore")
         address, (_, left) = next((a, w) for a, w in sorted(found.items()) if w[1])
         retired = executor.client.retire_workers([address])
     assert killed and left, "the test saw no bot processes"

@@ -11,6 +11,7 @@ the fork server, leaving shared memory or threads behind at import.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 import subprocess
@@ -124,9 +125,12 @@ def test_filling_the_disk_stops_at_the_private_tmp(hostile, play):
 
 @pytest.mark.parametrize("mode", ["forkserver", "exec"])
 def test_a_1500_deep_folder_is_cleaned_up(hostile, play, mode):
-    """A 1,500-deep folder: no fault, and the harness cleans up without raising."""
-    table = play(hostile("deepdir"), os_limits=EXEC if mode == "exec" else None)
-    assert table.faults() == []
+    """A 1,500-deep folder: no fault, and the harness cleans up without raising. (Its 1,500 mkdirs
+    took 0.3 s of CPU and 3.8 s of wall time on a loaded machine: a roomy clock, as time is not what
+    this test is about.)"""
+    roomy = dataclasses.replace(FAST, decision_ms=20_000)
+    table = play(hostile("deepdir"), limits=roomy, os_limits=EXEC if mode == "exec" else None)
+    assert table.faults() == [], table.details()
     (report,) = table.reports()
     assert report["depth"] == 1500
 
