@@ -63,6 +63,7 @@ REDUCED = [
 SETUP = [
     # (pattern, what the command needs first)
     (r"results/quick\b", "quick"),
+    (r"results/match\b", "match"),
     (r"results/ladder\b", "ladder"),
     (r"results/champions-shootout\b", "champions-shootout"),
     (r"^arena (?!new-bot).*\bmy-bot\b", "my-bot"),
@@ -74,6 +75,7 @@ SETUP = [
 ]
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
+    "match": "arena tournament run tournaments/match.toml",
     "ladder": "arena tournament run tournaments/ladder.toml",
     # only `research endings` reads it, and any players' games do: the built-ins' 4 games take a second
     "champions-shootout": "arena tournament run champions-shootout --players heuristic,low,high,random",

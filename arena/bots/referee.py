@@ -189,6 +189,7 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any,
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
               names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, book: dict | None = None,
+              match=None,
               **extra) -> dict:
     """Play one game to the end and return its record (with faults, timings and bot seeds).
 
@@ -198,6 +199,9 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     ``seed`` can compute: fit only for trusted in-process players. ``book``: a
     deal book's line (:mod:`arena.game.book`) to start from instead of dealing
     with ``seed`` (which then seeds only the game's own draws).
+    ``match`` (a :class:`~arena.game.match.MatchView`) makes the game a hand of a
+    match: every seat is sent its ``match`` event first (``view.match``) and
+    the record keeps it under ``match``.
     """
     game = Game.deal(rules, len(clients), seed, dealer) if book is None else BookDeal.from_dict(book).game(rules, seed)
     names = list(names) if names is not None else [c.name for c in clients]
@@ -205,7 +209,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         bot_seeds = [open_bot_seed(seed, seat, name) for seat, name in enumerate(names)]
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
-    tuples = [type(c) is InProcessClient for c in clients]
+    tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
 
     def new_events(seat: int):
         start = sent[seat]
@@ -214,8 +218,13 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
             return ev.SeatEvents(game, seat, start, stop)
         return game.seat_events(seat, start)
 
+    preamble = [match.to_event()] if match is not None else []
+    if match is not None:
+        extra["match"] = match.to_dict()
     for seat, client in enumerate(clients):
-        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], new_events(seat), deal=seed)
+        events = new_events(seat)
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + events if preamble else events,
+                             deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
     state = game.state

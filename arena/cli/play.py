@@ -15,7 +15,11 @@ from arena.cli.output import err, out, sandbox_warning
 from arena.cli.session import session
 from arena.game.display import describe
 from arena.game.engine import Game
-from arena.plugins.runner import play_one
+from arena.game.match import MatchRules
+from arena.game.match_display import describe_match, hand_lines, result_lines
+from arena.game.match_record import is_match_record, replay_match
+from arena.plugins.runner import play_match_one, play_one
+from arena.results.match_store import stored_match
 from arena.results.store import Store
 
 app = typer.Typer()
@@ -34,15 +38,28 @@ def play(
     sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
     secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
+    match: Optional[int] = typer.Option(None, "--match", metavar="POINTS",
+                                        help="Play a match to POINTS penalty points, hand by hand (docs/rules.md)."),
+    match_score: Optional[str] = typer.Option(None, "--match-score",
+                                              help="How a match's hands score: places (0/1/2/3, the default) "
+                                                   "or cards (the Bhabhi's cards left)."),
     show_logs: bool = typer.Option(True, "--logs/--no-logs",
                                    help="After the game, print what each bot printed (stdout, stderr) and its "
                                         "faults' tracebacks (to stderr with --json)."),
 ) -> None:
-    """Play one game and print it trick by trick (or its record with --json), then each bot's output."""
+    """Play one game and print it trick by trick (or its record with --json), then each bot's output;
+    --match 6 plays a match, hand by hand."""
     s = session(ctx)
     reg = s.registry
+    if match is None and match_score is not None:
+        raise UserError(f"--match-score needs --match POINTS (got --match-score {match_score} alone)")
+    match_rules = MatchRules(match, match_score or "places") if match is not None else None
     if sandbox is True or (sandbox is None and not all(reg.get(n).trusted for n in parse_seats(seats))):
         sandbox_warning()
+    if match_rules is not None:
+        _play_match(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, secret_from,
+                    match_rules, as_json, show_logs)
+        return
     record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox,
                       secret=read_secret_from(secret_from))
     output = record.pop("logs", None) or []
@@ -59,9 +76,16 @@ def replay(
     folder: Path = typer.Argument(..., help="A tournament's results folder, or a game record .json file."),
     game: Optional[str] = typer.Argument(None, help="Game number or game id (for a results folder)."),
     as_json: bool = typer.Option(False, "--json", help="Print the record as JSON."),
+    match: Optional[str] = typer.Option(None, "--match", metavar="MATCH",
+                                        help="Replay a whole stored match: its number or match id."),
 ) -> None:
-    """Replay a stored game exactly (checking every step) and print it trick by trick."""
-    if folder.is_file():
+    """Replay a stored game (or a whole match) exactly, checking every step, and print it trick by trick."""
+    if match is not None:
+        if folder.is_file() or game is not None:
+            raise UserError("--match replays a match of a results folder: arena replay FOLDER --match MATCH")
+        with Store(folder) as store:
+            record = stored_match(store, match)
+    elif folder.is_file():
         try:
             record = json.loads(folder.read_text())
         except ValueError as exc:
@@ -71,8 +95,40 @@ def replay(
             raise UserError("give the game number or id to replay, e.g. arena replay results/quick 0")
         with Store(folder) as store:
             record = store.record(game)
-    Game.from_record(record)
+    if is_match_record(record):
+        replay_match(record)
+        if not as_json:
+            for line in describe_match(record):
+                out(line)
+            return
+    else:
+        Game.from_record(record)
     _show(record, as_json)
+
+
+def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json, show_logs) -> None:
+    """``arena play --match``: each hand printed as it ends, with the running score and its bots' output,
+    then the standings."""
+    def shown(hand: dict, state) -> None:
+        output = hand.pop("logs", None) or []
+        for problem in reg.notify_game_finished(hand):
+            err(f"warning: {problem}")
+        if not as_json:
+            for line in hand_lines(hand, match_rules.score):
+                out(line)
+        if show_logs:
+            for line in log_lines(hand["names"], dict(enumerate(output))):
+                (err if as_json else out)(line)
+        if not as_json:
+            out("")
+
+    record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox,
+                            secret=read_secret_from(secret_from), on_hand=shown)
+    if as_json:
+        out(json.dumps(record, indent=1))
+        return
+    for line in result_lines(record):
+        out(line)
 
 
 def _show(record: dict, as_json: bool) -> None:

@@ -7,8 +7,10 @@ from typing import Optional
 
 import typer
 
+from arena.cli.errors import UserError
 from arena.cli.output import out
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.results.match_outcomes import match_outcomes
 from arena.results.report_pack import MAX_GAMES
 from arena.results.standings import head_to_head_text, ratings_text
 from arena.results.store import Store
@@ -23,10 +25,18 @@ def ratings(
     table_format: str = typer.Option(AUTO, "--format", "-f", help=FORMAT_HELP),
     h2h: bool = typer.Option(False, "--head-to-head", help="Show the head-to-head table instead."),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
+    by_match: bool = typer.Option(False, "--by-match",
+                                  help="Rate whole matches (a match tournament): one outcome per match."),
 ) -> None:
     """The TrueSkill rating table of a tournament (computed from the store, in game order)."""
     fmt, grid = grid_for(table_format, wide)
     with Store(folder) as store:
+        if by_match:
+            matches = match_outcomes(store)
+            if not matches:
+                raise UserError(f"{folder} holds no matches (--by-match is for a tournament with match_points)")
+            out(ratings_text(store, fmt, by, rating_columns(wide), grid, outs=matches, unit="matches"))
+            return
         out(head_to_head_text(store, fmt, grid, detail=wide) if h2h
             else ratings_text(store, fmt, by, rating_columns(wide), grid))
 

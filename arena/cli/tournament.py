@@ -21,6 +21,7 @@ from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
 from arena.tournament.formats import FORMATS
+from arena.tournament.match_run import stored_units
 from arena.tournament.spec import load_spec, spec_from_dict
 
 app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
@@ -56,6 +57,9 @@ def run(
     batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
     backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    match_points: Optional[int] = typer.Option(None, "--match-points",
+                                               help="Play matches to this many penalty points, not single games."),
+    match_score: Optional[str] = typer.Option(None, "--match-score", help="A match's hands score places or cards."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
     secret_from: Optional[Path] = typer.Option(
         None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
@@ -73,7 +77,7 @@ def run(
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,
                            draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
-                           scheduler=scheduler)
+                           scheduler=scheduler, match_points=match_points, match_score=match_score)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     presets = session(ctx).registry.presets
     if file is not None:
@@ -160,9 +164,10 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     finally:
         executor.shutdown(cancel=failed)
     with Store(t.folder) as store:
-        done = store.count()
+        done = len(stored_units(store, t.spec))
+        unit = "matches" if t.spec.match_points else "games"
         if interrupted:
-            typer.echo(f"stopped: {done} of {len(t.games)} games are stored; "
+            typer.echo(f"stopped: {done} of {len(t.games)} {unit} are stored; "
                        f"continue with `arena tournament resume {t.folder}`", err=True)
         out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:

@@ -40,3 +40,7 @@ class PositionError(ArenaError, ValueError):
 
 class SeedError(ArenaError, ValueError):
     """A secret that cannot be read, written or parsed."""
+
+
+class MatchError(ArenaError, ValueError):
+    """A match option (``match_points``, ``match_score``) or a match record that is not valid."""

@@ -113,6 +113,7 @@ _FIELDS = {
     "void_masks": lambda s: s[11],
     "pile_mask": lambda s: s[12],
     "hidden_draws": lambda s: s[13],
+    "match": lambda s: s[0].match,
 }
 """How each field of a lazy view comes from its snapshot (see :meth:`GameSeat.view`)."""
 

@@ -15,7 +15,9 @@ inputs give the same seed on any machine:
   (:func:`tournament_deal`), and the deal of a standalone game
   (``arena play --seed N``, check-bot: :func:`play_seeds`). A bot cannot
   search small seeds to find the deal: without the key its seed says nothing
-  about the deal, and a standalone game's deal seed is not ``N``.
+  about the deal, and a standalone game's deal seed is not ``N``. The hands
+  of a match (:func:`match_hand_seed`) are derived from its keyed deal seed,
+  so they are as hidden as it is.
 
 A tournament's secret lives in its results folder (:data:`SECRET_FILE`, mode
 0600); standalone games use the per-user secret (:func:`user_secret`). A
@@ -254,3 +256,13 @@ def user_secret() -> Secret:
         raise SeedError(f"cannot create {path.parent} for the arena's secret ({exc.strerror or exc}); "
                         f"set XDG_DATA_HOME or give a secret with --secret-from FILE") from None
     return write_secret(path, Secret.generate())
+
+
+def match_hand_seed(deal_seed: int, hand: int) -> int:
+    """The engine seed of hand ``hand`` (0, 1, ...) of a match whose deal seed is ``deal_seed``.
+
+    Open from the match's seed, which is itself keyed (:func:`tournament_deal`,
+    :func:`play_seeds`), so a bot still cannot compute a hand's cards. Every
+    rotation of a match has the same deal seed, so the same hands in the same order.
+    """
+    return derive_seed(deal_seed, "match-hand", hand)

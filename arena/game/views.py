@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
+from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.tables import held_order
 
@@ -39,7 +40,9 @@ class PlayerView:
     ``history`` holds this seat's events as JSON-ready dicts (the game-record
     schema, filtered: hidden draws have ``card: None``, others' takes only a
     ``count``). The helper methods answer what bot authors would otherwise all
-    compute themselves from it.
+    compute themselves from it. ``match`` is the match score before this hand
+    (:class:`arena.game.match.MatchView`: hand number, totals, Bhabhis, dealer;
+    public) when the game is a hand of a match, else None.
     """
 
     seat: int
@@ -63,6 +66,7 @@ class PlayerView:
     pile_mask: int
     hidden_draws: tuple[int, ...]
     next_leader: int | None = None
+    match: MatchView | None = None
 
     # ---------------------------------------------------------------- helpers
     def unseen(self) -> tuple[Card, ...]:
@@ -158,6 +162,7 @@ class SeatTracker:
         self.seen_events = 0
         self.lead_from = -1     # the last trick's winner (or a position's leader): who leads next, if still in
         self.as_holder = -1     # before trick 1: the seat publicly known to hold AS (the first asked, take_order="leader")
+        self.match: MatchView | None = None
 
     def feed_many(self, events) -> None:
         for e in events:
@@ -305,6 +310,9 @@ class SeatTracker:
         if t == self.seat:
             self.hand = 0
 
+    def _on_match(self, e: dict) -> None:
+        self.match = MatchView.from_event(e)
+
     def _on_out(self, e: dict) -> None:
         self._out(e["seat"])
 
@@ -326,6 +334,7 @@ class SeatTracker:
             time_left=time_left, first_trick=self.first_trick, active=tuple(self.active),
             seen_mask=self.seen, known_masks=tuple(known), void_masks=tuple(self.voids),
             pile_mask=self.pile, hidden_draws=tuple(self.hidden), next_leader=self._next_leader(decision),
+            match=self.match,
         )
 
     def _next_leader(self, decision: str | None) -> int | None:

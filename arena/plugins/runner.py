@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from arena.plugins.registry import check_in_process
+from arena.bots.match_play import play_match
 from arena.bots.referee import InProcessClient, play_game
+from arena.game.match import MatchRules
 from arena.game.rules import Rules
-from arena.game.seeds import Secret, play_seeds, user_secret
+from arena.game.seeds import Secret, bot_seeds, play_seeds, user_secret
 from arena.sandbox.client import SandboxClient
 
 
@@ -44,15 +46,40 @@ def play_one(registry, rules: Rules, names: Sequence[str], seed: int, dealer: in
     ``secret`` keys the deal and the bot seeds (default: the per-user secret,
     :func:`arena.game.seeds.user_secret`): the same seed and secret, the same game.
     """
+    secret = secret or user_secret()
+    clients = seat_clients(registry, rules, names, sandbox, limits)
+    try:
+        return play_seeded(rules, clients, seed, secret, dealer, names)
+    finally:
+        for c in clients:
+            c.close()
+
+
+def seat_clients(registry, rules: Rules, names: Sequence[str], sandbox: bool | None = None, limits=None) -> list:
+    """One client per seat for the named players (checked against the table size; in-process
+    refused for a third-party player)."""
     rules.check_players(len(names))
     specs = [registry.get(n) for n in names]
     if sandbox is False:
         for spec in specs:
             check_in_process(spec)
+    return [make_client(s, sandbox, limits) for s in specs]
+
+
+def play_match_one(registry, rules: Rules, names: Sequence[str], seed: int, match: MatchRules, dealer: int = 0,
+                   sandbox: bool | None = None, limits=None, secret: Secret | None = None, on_hand=None) -> dict:
+    """Play one match between the named players from a user's ``seed``; its match record.
+
+    The match's deal seed and every hand's bot seeds are keyed with ``secret``
+    (default the per-user one), as for :func:`play_one`; ``dealer`` deals the first hand.
+    """
     secret = secret or user_secret()
-    clients = [make_client(s, sandbox, limits) for s in specs]
+    names = list(names)
+    clients = seat_clients(registry, rules, names, sandbox, limits)
     try:
-        return play_seeded(rules, clients, seed, secret, dealer, names)
+        return play_match(rules, clients, play_seeds(secret, seed, names).deal, match, dealer, names,
+                          bot_seeds=lambda hand_seed: bot_seeds(secret, hand_seed, 0, names),
+                          on_hand=on_hand, play_seed=seed)
     finally:
         for c in clients:
             c.close()

@@ -130,21 +130,23 @@ def render(table, fmt: str, title: str | None = None, columns: tuple[str, ...] |
 
 
 def ratings_text(store: Store, fmt: str = "simple", by: str | None = None,
-                 columns: tuple[str, ...] | None = None, grid: Grid = tabulated) -> str:
-    """The rating table of a store (or one table per group); ``columns`` and ``grid`` as in :func:`render`."""
+                 columns: tuple[str, ...] | None = None, grid: Grid = tabulated,
+                 outs: list[Outcome] | None = None, unit: str = "games") -> str:
+    """The rating table of a store (or one table per group); ``columns`` and ``grid`` as in :func:`render`.
+    ``outs``: the outcomes to rate instead of the stored games (``unit`` names them: matches)."""
     check_format(fmt, by)
     check_columns(columns)
-    outs = outcomes(store)
+    outs = outcomes(store) if outs is None else outs
     params = rating_params(store.meta("spec"))
     if not outs:
         return _empty(fmt, by)
     if by is None:
         table = rate(outs, **params)
-        return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} games", columns, grid)
+        return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} {unit}", columns, grid)
     groups = breakdown(outs, by=by, **params)
     if fmt == "json":
         return json.dumps({str(k): t.to_dicts() for k, t in groups.items()}, indent=1)
-    parts = [render(t, fmt, f"{by} {k}: {t.games} games", columns, grid) for k, t in groups.items()]
+    parts = [render(t, fmt, f"{by} {k}: {t.games} {unit}", columns, grid) for k, t in groups.items()]
     return "\n\n".join(parts)
 
 

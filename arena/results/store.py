@@ -297,15 +297,23 @@ class Store:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT; ROLLBACK on an error, or when the COMMIT itself fails (a full disk)."""
+    """BEGIN IMMEDIATE ... COMMIT; ROLLBACK on an error, or when the COMMIT itself fails (a full disk).
+
+    Inside another one (a match stored with its hands) it is part of that one: the outer commits or rolls back.
+    """
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.outer = True
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, exc, tb):
+        if not self.outer:
+            return False
         if exc_type is None:
             try:
                 self.db.execute("COMMIT")

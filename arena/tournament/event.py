@@ -30,6 +30,8 @@ from arena.plugins.registry import check_in_process
 from arena.results.store import Store, StoreError, change_note, rules_label
 from arena.tournament.book import with_book
 from arena.tournament.errors import ConfigError, TournamentError
+from arena.tournament.match_run import store_unit, stored_units, unit_games
+from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
@@ -219,7 +221,7 @@ class Tournament:
 
     def pending(self, store: Store) -> list[GameSpec]:
         """The games not stored yet, in play order."""
-        done = store.done()
+        done = stored_units(store, self.spec)
         return [g for g in self.order if g.index not in done]
 
     def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
@@ -250,7 +252,7 @@ class Tournament:
             secret = self.folder_secret(store)
             queue = list(reversed(self.batches(self.pending(store))))
             self._check_versions(store, bool(queue), allow_changed)
-            state = _Counter(store.count(), store.fault_count(), store, self.games, watch)
+            state = _Counter(len(stored_units(store, self.spec)), store.fault_count(), store, self.games, watch)
             try:
                 if queue:
                     store.check_writable()
@@ -344,14 +346,16 @@ class _Counter:
         for index, record in records:
             if index in self.stored_now:
                 continue
-            faults = sum(len(f) for f in record.get("faults") or [])
-            added = self.store.add_game(by_index[index], record)
+            games = unit_games(record)
+            faults = sum(len(f) for g in games for f in g.get("faults") or [])
+            added = store_unit(self.store, by_index[index], record)
             self.stored_now.add(index)
             if added:
                 self.done += 1
                 self.played_now += 1
                 self.faults += faults
-                self._tally(record)
+                for game in games:
+                    self._tally(game)
                 if self.watch is not None and self.watch(by_index[index], record):
                     self.stopped = True
 
@@ -375,12 +379,13 @@ class _Counter:
 def status_lines(t: Tournament) -> list[str]:
     """A short account of a tournament's progress."""
     with Store(t.folder) as store:
-        done, faults = store.count(), store.fault_count()
+        done, faults = len(stored_units(store, t.spec)), store.fault_count()
         players = store.players()
-        changed = changed_players(store, t.players) if done else []
+        changed = changed_players(store, t.players) if store.count() else []
         allowed = store.player_changes()
+    unit = "matches" if match_rules(t.spec) is not None else "games"
     lines = [f"tournament {t.spec.name} in {t.folder}",
-             f"  games: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
+             f"  {unit}: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]

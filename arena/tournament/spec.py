@@ -21,6 +21,7 @@ from arena.tournament.book import book_key, fit_book
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import DEFAULT_FORMAT, FORMATS, format_class
 from arena.tournament.formats.base import DEFAULT_HOUSE
+from arena.tournament.match_spec import match_keys
 
 BACKENDS = ("local", "dask")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
@@ -53,6 +54,10 @@ class TournamentSpec:
     book: str | None = None
     """The deal book's path (``deals = "book.jsonl"``; :mod:`arena.tournament.book`), or None: seeded deals."""
     book_sha256: str | None = None
+    match_points: int | None = None
+    """With it, each unit is a match to this many penalty points (:mod:`arena.tournament.match_spec`)."""
+    match_score: str | None = None
+    """How a match's hands score: ``places`` (None: the default) or ``cards``."""
     source: str = field(default="tournament", compare=False, repr=False)
     """Where the spec came from (a file name, "command line"), for messages; not part of the spec."""
     presets: Presets = field(default=PRESETS, compare=False, repr=False)
@@ -181,7 +186,7 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         sandbox=_sandbox(data, where), batch=_int(data, "batch", where, 8, lo=1),
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
-        source=where, presets=presets, **({} if book is None else
+        source=where, presets=presets, **match_keys(data, where), **({} if book is None else
                                           {"book": book.path, "book_sha256": book.sha256, "deal_book": book}),
     )
     spec = _cross_check(spec, where, house_given="house" in data)

@@ -33,6 +33,8 @@ from arena.plugins.registry import load
 from arena.plugins.runner import make_client
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.errors import WorkerMismatch
+from arena.tournament.match_run import play_scheduled_match
+from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import base_player
 
@@ -138,9 +140,13 @@ class Worker:
         for g in payload["games"]:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
-            record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                               game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
-                               schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
+            match = match_rules(spec)
+            if match is not None:  # the unit is a whole match (its record holds every hand)
+                record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
+            else:
+                record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
+                                   schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))
             if each is not None:
                 each(game.index, record)

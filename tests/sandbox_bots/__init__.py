@@ -111,3 +111,17 @@ class Chatty(arena.Bot):
 
     def play(self, view):
         return view.legal[0]
+
+
+class MatchReporter(arena.Bot):
+    """Plays its first legal card and reports the match view of each new game and first play."""
+
+    def new_game(self, view):
+        m = view.match
+        report(op="new_game", match=None if m is None else [m.hand, list(m.scores), m.dealer])
+
+    def play(self, view):
+        m = view.match
+        if view.first_trick:
+            report(op="play", match=None if m is None else [m.hand, list(m.scores), m.dealer])
+        return view.legal[0]
