@@ -103,6 +103,7 @@ def check_step(game: Game) -> None:
         mask |= 1 << c
     assert len(legal) == mask.bit_count(), "a legal card is listed twice"
     assert mask == expected_legal_mask(game)
+    assert mask == game.state.legal_mask(), "the engine offers other cards than the rules core allows"
 
 
 def check_result(game: Game) -> None:

@@ -18,17 +18,18 @@ from typing import Any
 
 from arena.game import events as ev
 from arena.game import position, record
-from arena.game.cards import BIT, CARDS, PACK, TEXTS, Card, card, cards_of
+from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, cards_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
+from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
 from arena.game.tables import SUIT_CARDS, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
-SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
+_SECOND_PACK = 1 << PACK
 
 
 class Game:
@@ -51,7 +52,7 @@ class Game:
         self.faults = [0] * state.n
         self.forfeited: list[int] = []
         self.result: Result | None = None
-        self._offered: tuple = ()       # the cards legal_actions returned, until the next action
+        self._offered = 0               # the mask of the cards legal_actions returned, until the next action
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -145,20 +146,28 @@ class Game:
             return ()
         if st.decision is TAKE:
             return (False, True)
-        mask = st.legal_mask()
-        led = st.led
-        if led >= 0 and not mask & ~SUIT13[led]:      # following in one pack: one table lookup
-            legal = SUIT_CARDS[led][mask >> 13 * led]
-        else:
+        # State.legal_mask's answer, asking rulings.py directly (one call fewer), and
+        # for the common case, a seat holding the led suit (follow_mask's first
+        # answer: it must play that suit), no call at all: one table lookup.
+        led, hand = st.led, st.hands[st.cur]
+        if led < 0:
+            mask = lead_mask(hand, st.must)
             legal = legal_tuple(mask)
-        self._offered = legal
+        else:
+            mask = hand & SUIT_MASK[led]
+            if mask and mask < _SECOND_PACK:
+                legal = SUIT_CARDS[led][mask >> 13 * led]
+            else:
+                mask = follow_mask(hand, led, st.trump)
+                legal = legal_tuple(mask)
+        self._offered = mask
         return legal
 
     def apply(self, action) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
         st = self.state
-        offered, self._offered = self._offered, ()
-        if type(action) is Card and action in offered:  # the common case: a card legal_actions offered
+        offered, self._offered = self._offered, 0
+        if type(action) is Card and offered >> action & 1:  # the common case: a card legal_actions offered
             self.events.append((_PLAY, st.cur, action))
             st.play(action)
             if st.cur is None or self.forfeited:
@@ -207,7 +216,7 @@ class Game:
         if st.cur is None:
             raise IllegalAction(f"the game is over; nobody can fault (got {kind!r})", action=kind)
         seat = st.cur
-        self._offered = ()
+        self._offered = 0
         self.faults[seat] += 1
         self.events.append((ev.FAULT, seat, kind))
         if self.faults[seat] >= self.rules.max_faults and seat not in self.forfeited:

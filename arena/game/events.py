@@ -147,9 +147,19 @@ _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) fo
 (copying a small dict costs about two thirds of building one)."""
 
 
-def all_json(game) -> list[dict]:
-    """Every event, unfiltered, for the game record."""
-    table, plays = _JSON, _PLAY_JSON
-    return [plays[e[1]][e[2]].copy() if e[0] is PLAY and len(e) == 3     # _play, inlined
-            else table[e[0]](game, e, None)
+def all_json(game, result: dict | None = None) -> list[dict]:
+    """Every event, unfiltered, for the game record, in one pass.
+
+    ``result`` is ``game.result.to_dict()`` when the caller has it (the end event
+    repeats it). Plain plays, cleans and pickups (nearly all events) are built
+    in the comprehension; the rest by their ``_JSON`` function.
+    """
+    if result is None and game.result is not None:
+        result = game.result.to_dict()
+    plays, text, table = _PLAY_JSON, TEXTS.__getitem__, _JSON
+    return [plays[e[1]][e[2]].copy() if e[0] is PLAY and len(e) == 3
+            else {"type": e[0], "seat": e[1], "cards": list(map(text, e[2]))}
+            if (e[0] is CLEAN or e[0] is PICKUP) and len(e) == 3
+            else table[e[0]](game, e, None) if e[0] is not END
+            else {"type": END, **result} if result is not None else {"type": END}
             for e in game.events]

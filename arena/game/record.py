@@ -20,6 +20,7 @@ RECORD_VERSION = 1
 
 def to_record(game, names=None, **extra: Any) -> dict:
     """The JSON-ready record of ``game`` (finished or not)."""
+    result = game.result.to_dict() if game.result else None
     record = {
         "version": RECORD_VERSION,
         "rules": game.rules.to_dict(),
@@ -28,8 +29,8 @@ def to_record(game, names=None, **extra: Any) -> dict:
         "dealer": game.dealer,
         "names": list(names) if names is not None else [f"seat{s}" for s in range(game.players)],
         "start": game.start,
-        "events": ev.all_json(game),
-        "result": game.result.to_dict() if game.result else None,
+        "events": ev.all_json(game, result),
+        "result": result,
     }
     record.update(extra)
     return record

@@ -156,9 +156,9 @@ class State:
 
     def play(self, c: int) -> None:
         """The seat to act plays card ``c`` (no checks: see :meth:`legal_mask`)."""
-        s = self.cur
-        hand = self.hands[s] ^ BIT[c]
-        self.hands[s] = hand
+        s, hands = self.cur, self.hands
+        hand = hands[s] ^ BIT[c]
+        hands[s] = hand
         self.tcards.append(c)
         self.tseats.append(s)
         if not hand:
@@ -239,14 +239,12 @@ class State:
         self.led = -1
 
     def _settle_pickup(self, thrower: int) -> None:
-        picker = self.best_seat
-        cards, taken = self.tcards, 0
-        for c in cards:
-            taken |= BIT[c]
-        self.hands[picker] |= taken
+        picker, cards = self.best_seat, self.tcards
+        self.hands[picker] |= sum(map(BIT.__getitem__, cards))      # distinct cards: the sum is their mask
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
-        drawn_cut = drawn_cut_ends(self.cut_loses, self.drawn_lead, self.n_active, thrower, picker)
+        # drawn_cut_ends is False unless the lead was drawn: the call only then
+        drawn_cut = self.drawn_lead and drawn_cut_ends(self.cut_loses, True, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
         self._clear_trick()
         if emptied:
