@@ -29,8 +29,9 @@ import textwrap
 import pytest
 
 from arena import Game, Rules
-from arena.game.cards import PACK, SUIT_MASK
+from arena.game.cards import PACK
 from arena.plugins.registry import DISABLE_ENV, ENTRY_POINT_GROUP
+from support.legality import expected_legal_mask
 from arena.game.seeds import Secret, user_secret_path, write_secret
 
 PLUGIN_HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
@@ -61,20 +62,6 @@ def play_out(game: Game, rng: random.Random, limit: int | None = None, each=None
         if each is not None:
             each(game)
     return game
-
-
-def expected_legal_mask(game: Game) -> int:
-    """The legal cards of the current seat, worked out from the rules independently of the engine."""
-    hand = game.state.hands[game.current]
-    if not game.state.tcards:
-        return 1 << game.state.must if game.state.must >= 0 else hand
-    led = game.state.tcards[0] % PACK // 13
-    follow = hand & SUIT_MASK[led]
-    if follow:
-        return follow
-    if game.rules.trumps and game.state.trump >= 0 and hand & SUIT_MASK[game.state.trump]:
-        return hand & SUIT_MASK[game.state.trump]
-    return hand
 
 
 def check_step(game: Game) -> None:

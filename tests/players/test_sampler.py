@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import expected_legal_mask
+from support.legality import expected_legal_mask
 
 from arena import Game, Rules
 from arena.game.cards import CARDS
