@@ -15,7 +15,6 @@ and ``poll()``: each game a worker finishes reaches ``callback`` as a list of
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import sys
 from concurrent.futures import Future

@@ -10,13 +10,11 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
 from arena import Game
 from arena.tournament.spec import spec_from_dict
-from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import load
 from arena.results.errors import StoreError
 from arena.results.store import DB_NAME, Store, rules_label

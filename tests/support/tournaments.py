@@ -6,6 +6,9 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from arena.results.store import Store
+from arena.tournament.event import Tournament
+from arena.tournament.executors import SerialExecutor
+from arena.tournament.spec import spec_from_dict
 
 
 def records(folder: Path) -> list:
@@ -54,3 +57,12 @@ class HeldBatches:
 
     def submit(self, fn, packed):
         return self.executor.submit(play_held, fn, packed, self.games, self.event)
+
+
+def play(spec: dict, folder: Path, registry, executor=None, secret=None) -> Tournament:
+    """Create the tournament of ``spec`` (a file's dict) in ``folder`` and run it whole (serially by default)."""
+    t = Tournament.create(spec_from_dict(spec, "test"), folder, registry, secret)
+    executor = executor or SerialExecutor()
+    t.run(executor)
+    executor.shutdown()
+    return t

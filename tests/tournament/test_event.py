@@ -27,7 +27,7 @@ from arena.game.seeds import read_secret
 from arena.tournament.event import Progress, Tournament, TournamentError, status_lines
 from arena.sandbox.processes import children
 from support.processes import all_gone, wait_for
-from support.tournaments import StopAfter, records
+from support.tournaments import StopAfter, play, records
 
 # 4 players and an alias of random for the 5-seat tables; two rule sets; 3-5 seats.
 SPEC = {"name": "mixed", "seed": 11, "players": ["heuristic", "low", "high", "random"],
@@ -41,14 +41,6 @@ pytestmark = pytest.mark.usefixtures("builtin_players_only")
 @pytest.fixture(scope="module")
 def registry():
     return load(autoload=False)
-
-
-def play(spec: dict, folder: Path, registry, executor=None, secret=None) -> Tournament:
-    t = Tournament.create(spec_from_dict(spec, "test"), folder, registry, secret)
-    executor = executor or SerialExecutor()
-    t.run(executor)
-    executor.shutdown()
-    return t
 
 
 def _no_times(value):

@@ -23,7 +23,7 @@ from arena.tournament.event import Tournament, _spec_change, status_lines
 from arena.tournament.executors import SerialExecutor
 from arena.tournament.spec import ConfigError, spec_from_dict
 from support.processes import wait_for
-from support.tournaments import StopAfter, records
+from support.tournaments import StopAfter, play, records
 
 SPEC = {"name": "match", "seed": 5, "players": ["heuristic", "low", "high", "random"], "table_sizes": [3],
         "deals": 1, "batch": 2, "match_points": 6}
@@ -35,12 +35,6 @@ pytestmark = pytest.mark.usefixtures("builtin_players_only")
 @pytest.fixture(scope="module")
 def registry():
     return load(autoload=False)
-
-
-def play(spec: dict, folder: Path, registry, secret=None, executor=None) -> Tournament:
-    t = Tournament.create(spec_from_dict(spec, "test"), folder, registry, secret)
-    t.run(executor or SerialExecutor())
-    return t
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +80,7 @@ def test_rotations_replay_the_same_hands_with_the_seats_rotated(reference):
 
 
 def test_same_secret_same_matches(reference, tmp_path, registry):
-    play(SPEC, tmp_path / "again", registry, read_secret(reference))
+    play(SPEC, tmp_path / "again", registry, secret=read_secret(reference))
     assert records(tmp_path / "again") == records(reference)
 
 
