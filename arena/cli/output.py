@@ -6,7 +6,6 @@ terminal only through these functions (:func:`arena.bots.safetext.printable`).
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import textwrap
@@ -23,10 +22,10 @@ def out(text: str = "") -> None:
 
 
 def wrapped(text: str, stream=None) -> str:
-    """``text`` wrapped to the terminal's width when it goes to a terminal (or ``COLUMNS`` is set), a
-    continued line indented two more than its first; unchanged for a pipe or a file."""
+    """``text`` wrapped at words to the terminal's width (``$COLUMNS`` first) when it goes to a terminal,
+    a continued line indented two more than its first; unchanged for a pipe or a file (whole lines to grep)."""
     stream = stream or sys.stdout
-    if not (stream.isatty() or os.environ.get("COLUMNS")):
+    if not stream.isatty():
         return text
     width = shutil.get_terminal_size().columns
     lines = []

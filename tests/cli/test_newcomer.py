@@ -250,13 +250,17 @@ def test_new_bot_refuses_a_built_in_name(capsys, tmp_path):
 
 
 def test_compare_figures_wrap_on_a_terminal_and_stay_whole_in_a_pipe(monkeypatch):
-    """Free text (compare's figures) wraps at words to $COLUMNS, continued lines indented; a pipe gets it whole."""
+    """Free text (compare's figures) wraps at words to a terminal's width, continued lines indented; a
+    pipe or a file gets it whole, whatever $COLUMNS says."""
     line = "  difference +12.50 points, 95% interval -12.00 .. +37.00; likelihood of superiority 84.1%"
-    pipe = io.StringIO()
-    monkeypatch.delenv("COLUMNS", raising=False)
-    assert wrapped(line, pipe) == line
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
     monkeypatch.setenv("COLUMNS", "40")
-    lines = wrapped(line, pipe).splitlines()
+    assert wrapped(line, io.StringIO()) == line
+    lines = wrapped(line, Terminal()).splitlines()
     assert len(lines) > 1 and max(map(len, lines)) <= 40
     assert all(later.startswith("    ") for later in lines[1:])
     assert " ".join(lines).split() == line.split()
