@@ -43,6 +43,8 @@ SUSPEND_FAULTS = 20
 """Faults after which a bot is suspended (a bot that crashes on every decision forfeits each game after the
 spec's ``max_faults`` and reaches this in a few games)."""
 WAKE_SECONDS = 0.5
+POLL_SECONDS = 0.1
+"""How often a run reads the games its workers stream (an executor with ``poll``)."""
 PLUGINS = "plugins"
 
 
@@ -167,6 +169,10 @@ class _State:
         self.faults = self.book.fault_counts()
         self.pending = self.book.rounds(unfinished_only=True)
         self.in_flight: dict = {}
+        self.specs: dict[int, GameSpec] = {}  # the games in flight, by index
+        self.poll = getattr(executor, "poll", None)  # an executor that streams each game as it finishes
+        if self.poll is not None:
+            executor.deliver_to(lambda pairs: self._store(pairs, self.book.entries()))
         self.played_now, self.planned_now, self.waiting = 0, 0, ""
         self.suspended: list[str] = []
         self.limit = max(2, 2 * getattr(executor, "workers", 2))
@@ -184,10 +190,15 @@ class _State:
                     return
                 time.sleep(WAKE_SECONDS)  # too few players: wait for submissions
                 continue
-            finished, _ = wait(list(self.in_flight), timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(self.in_flight), timeout=WAKE_SECONDS if self.poll is None else POLL_SECONDS,
+                               return_when=FIRST_COMPLETED)
+            if self.poll is not None:
+                self.poll()  # a worker blocks on a full result queue until the coordinator reads it
             for fut in finished:
                 rnd, games = self.in_flight.pop(fut)
-                self._store(games, unpack_results(fut.result()), entries)
+                self._store(unpack_results(fut.result()), entries)
+                for g in games:
+                    self.specs.pop(g.index, None)
             if on_progress is not None and time.monotonic() - last > 0.2:
                 last = time.monotonic()
                 on_progress(self.progress())
@@ -209,6 +220,7 @@ class _State:
             players = describe_players(self.ladder.registry, list(rnd.circle))
             packed = pack_batch(self.ladder.spec, games, players, self.secret,
                                 self.ladder.folders([e for e in playable if e.name in rnd.circle]))
+            self.specs.update((g.index, g) for g in games)
             self.in_flight[self.executor.submit(run_packed, packed)] = (rnd, games)
             self.planned_now += len(games)
 
@@ -232,12 +244,15 @@ class _State:
             rules, seating(choice.players, derive_seed(spec.seed, "ladder-seating", number)),
             lambda n: derive_seed(spec.seed, "ladder-deal", n))
 
-    def _store(self, games: list[GameSpec], records: list, entries: list[Entry]) -> None:
-        by_index = {g.index: g for g in games}
+    def _store(self, records: list, entries: list[Entry]) -> None:
+        """Store and rate the ``(index, record)`` pairs not stored yet (a batch's return repeats the games
+        its worker streamed)."""
+        by_index = self.specs
         house = {e.name for e in entries if e.house}
         limit = self.ladder.settings.get("suspend_faults", SUSPEND_FAULTS)
         for index, record in records:
-            if not self.store.add_game(by_index[index], record):
+            spec = by_index.get(index)  # None: its round already came back whole and was stored
+            if spec is None or not self.store.add_game(spec, record):
                 continue
             self.played_now += 1
             rate_game(self.env, self.ratings, record["names"], record["result"]["ranks"])
@@ -252,11 +267,13 @@ class _State:
     def keep_finished(self) -> None:
         """Store what finished while the run was being stopped; cancel the rest (played again next run)."""
         entries = self.book.entries()
+        if self.poll is not None:
+            self.poll()
         for fut, (rnd, games) in list(self.in_flight.items()):
             fut.cancel()
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 try:
-                    self._store(games, unpack_results(fut.result()), entries)
+                    self._store(unpack_results(fut.result()), entries)
                 except Exception:
                     return
         self.in_flight.clear()

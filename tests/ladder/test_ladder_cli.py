@@ -65,6 +65,28 @@ def test_kill_9_while_a_submission_enters_loses_nothing(tmp_path, wheels, capsys
     assert "all checks passed" in capsys.readouterr().out
 
 
+def test_a_run_on_a_worker_pool_reads_the_games_its_workers_stream(tmp_path, capsys):
+    """`ladder run -j 2`: the pool's workers stream each game through a queue, and the run reads it, so
+    they never block on a full queue; the run ends with every game stored (it stalled once the queue's
+    pipe was full: 27 games in three minutes)."""
+    folder = tmp_path / "L"
+    assert main(["ladder", "create", str(folder), *CREATE]) == 0
+    env = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    run = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "run", str(folder), "-j", "2",
+                            "--games", "150", "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    try:
+        _, err = run.communicate(timeout=600)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 0, err
+    assert _stored(folder) >= 150
+    with Store(folder) as store:
+        assert open_book(store).rounds(unfinished_only=True) == []
+
+
 def test_errors_are_one_line(tmp_path, capsys):
     assert main(["ladder", "table", str(tmp_path)]) == 2
     err = capsys.readouterr().err
