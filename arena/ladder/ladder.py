@@ -268,7 +268,10 @@ class _State:
         """Store what finished while the run was being stopped; cancel the rest (played again next run)."""
         entries = self.book.entries()
         if self.poll is not None:
-            self.poll()
+            try:
+                self.poll()
+            except Exception:  # the store failing (a full disk): the run's own error is the one reported
+                return
         for fut, (rnd, games) in list(self.in_flight.items()):
             fut.cancel()
             if fut.done() and not fut.cancelled() and fut.exception() is None:
