@@ -111,7 +111,6 @@ class InProcessClient:
             value = fn()
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
             cpu, wall = _thread_time() - cpu0, _perf_counter() - wall0
-            sys.stdout, sys.stderr = out, err
             detail = f"{type(exc).__name__}: {exc}"
             self._output.log.fault(f"{what}{Status.CRASH}", detail, bot_traceback(exc, __file__))
             return Reply(Status.CRASH, None, cpu, wall, detail)
