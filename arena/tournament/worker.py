@@ -151,10 +151,10 @@ class Worker:
         for name in sorted({name for g in payload["games"] for name in g["seats"]}):
             self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
         out = []
+        match = match_rules(spec)  # the same for every game of the batch
         for g in payload["games"]:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
-            match = match_rules(spec)
             if match is not None:  # the unit is a whole match (its record holds every hand)
                 record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
             else:
