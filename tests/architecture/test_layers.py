@@ -17,7 +17,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("game", "bots", "sandbox", "plugins", "results", "tournament", "ladder", "research", "cli")
+LAYERS = ("game", "bots", "sandbox", "plugins", "results", "tournament", "ladder", "research", "rl", "cli")
 DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask_backend", "arena.ladder.web"}
 """Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette)."""
 PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe"}

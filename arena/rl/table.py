@@ -1,0 +1,93 @@
+"""One game played by action numbers, each seat following it from its own events only.
+
+:class:`Table` is what every environment of this layer steps: a
+:class:`~arena.game.engine.Game` dealt from a seed exactly as the arena deals
+it (``Game.deal(rules, players, seed, dealer)``: the same seed, the same
+cards as a tournament game with that deal seed), and one
+:class:`~arena.game.follow.GameSeat` per seat fed that seat's events, as the
+referee feeds an in-process bot. A seat's :class:`~arena.game.views.PlayerView`
+therefore holds what a bot in that seat is shown and nothing more; the
+observations (:mod:`arena.rl.encoding`) are made from it.
+
+:func:`table_rules` resolves the ``rules`` argument every environment takes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.game import events as ev
+from arena.game.cards import CARDS
+from arena.game.engine import Game
+from arena.game.follow import GameSeat
+from arena.game.rules import PRESETS, Presets, Rules
+from arena.game.state import TAKE as TAKE_DECISION
+from arena.game.views import PlayerView
+from arena.rl.encoding import ACTIONS, CARD_SLOTS, NO_TAKE, TAKE, action_of
+from arena.rl.errors import EnvError
+
+
+def table_rules(rules: str | Rules, players: int, presets: Presets | None = None, **options: Any) -> Rules:
+    """The rule set: a preset's name (of ``presets``, default the built-in ones; a registry's
+    ``presets`` holds the plugins' too) or a :class:`Rules`, with ``options`` changed; checked
+    for ``players`` seats (:class:`arena.RulesError`, one line, otherwise)."""
+    if isinstance(rules, str):
+        resolved = (presets or PRESETS).rules(rules, **options)
+    elif isinstance(rules, Rules):
+        resolved = rules.replace(**options) if options else rules
+    else:
+        raise EnvError(f"rules must be a preset name or a Rules (got {type(rules).__name__})")
+    resolved.check_players(players)
+    return resolved
+
+
+class Table:
+    """One game in progress, stepped with action numbers (:mod:`arena.rl.encoding`)."""
+
+    __slots__ = ("game", "seats", "_sent")
+
+    def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0) -> None:
+        self.game = Game.deal(rules, players, seed, dealer)
+        self.seats = [GameSeat(s, players, rules) for s in range(players)]
+        self._sent = [0] * players
+
+    @property
+    def current(self) -> int | None:
+        """The seat to act (None once the game is over)."""
+        return self.game.state.cur
+
+    @property
+    def over(self) -> bool:
+        return self.game.result is not None
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` knows now; at its own decision, with the legal actions and the decision."""
+        game = self.game
+        stop = len(game.events)
+        if self._sent[seat] < stop:
+            self.seats[seat].feed_many(ev.SeatEvents(game, seat, self._sent[seat], stop))
+            self._sent[seat] = stop
+        if seat == game.state.cur:
+            return self.seats[seat].view(game.legal_actions(), game.state.decision)
+        return self.seats[seat].view()
+
+    def step(self, action) -> None:
+        """The seat to act takes action number ``action``; an illegal one is refused (:class:`EnvError`)."""
+        game = self.game
+        state = game.state
+        if state.cur is None:
+            raise EnvError(f"the game is over; no action is legal (got {action!r})")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        legal = game.legal_actions()
+        if state.decision is TAKE_DECISION:
+            if a == TAKE or a == NO_TAKE:
+                game.apply(a == TAKE)
+                return
+        elif 0 <= a < CARD_SLOTS and CARDS[a] in legal:
+            game.apply(CARDS[a])
+            return
+        raise EnvError(f"seat {state.cur} may not take action {action!r}: expected one of "
+                       f"{', '.join(str(action_of(x)) for x in legal)} (of 0..{ACTIONS - 1})")
