@@ -6,5 +6,7 @@ only numpy, so a trained bot can use it when it plays.
 """
 
 from arena.rl.aec import BhabhiEnv, env
+from arena.rl.batch import Batch
+from arena.rl.single import SeatEnv
 
-__all__ = ["BhabhiEnv", "env"]
+__all__ = ["Batch", "BhabhiEnv", "SeatEnv", "env"]

@@ -29,15 +29,17 @@ from arena.game.views import PlayerView
 from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
-from arena.rl.table import Table, table_rules
+from arena.rl.table import Table, check_illegal, table_rules
 
 
 def env(rules: str | Rules = "getaway", players: int = 4, seed: int = 0, reward: str = "bhabhi",
-        presets: Presets | None = None, render_mode: str | None = None, **options: Any) -> BhabhiEnv:
+        presets: Presets | None = None, render_mode: str | None = None, illegal: str = "raise",
+        **options: Any) -> BhabhiEnv:
     """A Bhabhi AEC environment: ``rules`` a preset name (or :class:`arena.Rules`) with ``options``
     changed (any rule option, e.g. ``escape="pass"``), ``players`` seats, episodes dealt from
-    ``seed`` on, ``reward`` one of ``bhabhi``, ``place``, ``penalty``."""
-    return BhabhiEnv(table_rules(rules, players, presets, **options), players, seed, reward, render_mode)
+    ``seed`` on, ``reward`` one of ``bhabhi``, ``place``, ``penalty``; an illegal action is refused
+    (``illegal="raise"``) or the seat's fault (``"fault"``: what it costs a bot)."""
+    return BhabhiEnv(table_rules(rules, players, presets, **options), players, seed, reward, render_mode, illegal)
 
 
 class BhabhiEnv(AECEnv):
@@ -46,13 +48,13 @@ class BhabhiEnv(AECEnv):
     metadata = {"name": "bhabhi_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules, players: int, seed: int = 0, reward: str = "bhabhi",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, illegal: str = "raise") -> None:
         super().__init__()
         rules.check_players(players)
         if render_mode not in (None, "ansi"):
             raise EnvError(f"render_mode must be 'ansi' or None (got {render_mode!r})")
         self.rules, self.players, self.reward_kind = rules, players, check_reward(reward)
-        self.render_mode = render_mode
+        self.render_mode, self.fault = render_mode, check_illegal(illegal)
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         observation = spaces.Dict({
@@ -94,7 +96,7 @@ class BhabhiEnv(AECEnv):
         table = self.table
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        table.step(action)
+        table.step(action, self.fault)
         if table.over:
             result = table.game.result
             for a, r in zip(self.possible_agents, rewards(result, self.reward_kind)):

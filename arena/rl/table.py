@@ -26,6 +26,16 @@ from arena.game.views import PlayerView
 from arena.rl.encoding import ACTIONS, CARD_SLOTS, NO_TAKE, TAKE, action_of
 from arena.rl.errors import EnvError
 
+ILLEGAL = ("raise", "fault")
+"""What an environment does with an illegal action: refuse it, or make it the seat's fault."""
+
+
+def check_illegal(illegal: str) -> bool:
+    """Whether an illegal action is a fault (``illegal="fault"``); another value is refused."""
+    if illegal not in ILLEGAL:
+        raise EnvError(f"illegal must be one of {', '.join(ILLEGAL)} (got {illegal!r})")
+    return illegal == "fault"
+
 
 def table_rules(rules: str | Rules, players: int, presets: Presets | None = None, **options: Any) -> Rules:
     """The rule set: a preset's name (of ``presets``, default the built-in ones; a registry's
@@ -71,8 +81,9 @@ class Table:
             return self.seats[seat].view(game.legal_actions(), game.state.decision)
         return self.seats[seat].view()
 
-    def step(self, action) -> None:
-        """The seat to act takes action number ``action``; an illegal one is refused (:class:`EnvError`)."""
+    def step(self, action, fault: bool = False) -> None:
+        """The seat to act takes action number ``action``. An illegal one is refused (:class:`EnvError`),
+        or with ``fault`` is the seat's fault, costing what it costs a bot (``fault_policy``, ``max_faults``)."""
         game = self.game
         state = game.state
         if state.cur is None:
@@ -88,6 +99,9 @@ class Table:
                 return
         elif 0 <= a < CARD_SLOTS and CARDS[a] in legal:
             game.apply(CARDS[a])
+            return
+        if fault:
+            game.apply_fault("illegal")
             return
         raise EnvError(f"seat {state.cur} may not take action {action!r}: expected one of "
                        f"{', '.join(str(action_of(x)) for x in legal)} (of 0..{ACTIONS - 1})")

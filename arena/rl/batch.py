@@ -1,0 +1,101 @@
+"""Many games stepped at once: numpy arrays in and out (self-play: the caller acts for every seat).
+
+``Batch(rules="getaway", players=4, size=64, seed=0)`` holds ``size`` games.
+At any time each game has one seat to act; :meth:`Batch.observe` gives, for
+every game, that seat's observation, action mask and number, and
+:meth:`Batch.step` takes one action per game (an integer array) and steps
+them all. A game that ends is dealt anew at once (its next deal seed), its
+rewards for every seat returned by that step; so every row always holds a
+decision. Game ``i`` of the batch plays the deal seeds ``seed + i``,
+``seed + i + size``, ``seed + i + 2 * size``, ...; each is the AEC
+environment's game of that seed (:mod:`arena.rl.aec`).
+
+The numbers are those of :mod:`arena.rl.encoding` and :mod:`arena.rl.rewards`.
+The arrays handed out are the batch's own, overwritten by the next step:
+copy what you keep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from arena.game.rules import Presets, Rules
+from arena.rl.encoding import ACTIONS, SIZE, encode
+from arena.rl.errors import EnvError
+from arena.rl.rewards import check_reward, rewards
+from arena.rl.table import Table, table_rules
+
+
+class Batch:
+    """``size`` games of one rule set and table size, stepped together."""
+
+    def __init__(self, rules: str | Rules = "getaway", players: int = 4, size: int = 64, seed: int = 0,
+                 reward: str = "bhabhi", presets: Presets | None = None, **options: Any) -> None:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise EnvError(f"size must be a whole number >= 1 (got {size!r})")
+        self.rules = table_rules(rules, players, presets, **options)
+        self.players, self.size, self.reward_kind = players, size, check_reward(reward)
+        self.deals = np.arange(seed, seed + size, dtype=np.int64)
+        """The deal seed of each game now being played."""
+        self.tables = [Table(self.rules, players, int(d)) for d in self.deals]
+        self.observations = np.zeros((size, SIZE), dtype=np.float32)
+        self.masks = np.zeros((size, ACTIONS), dtype=np.int8)
+        self.seats = np.zeros(size, dtype=np.int64)
+        self.rewards = np.zeros((size, players), dtype=np.float32)
+        self.done = np.zeros(size, dtype=bool)
+        self.finished = 0
+        """Games played to the end so far."""
+        for i in range(size):
+            self._observe(i)
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(observations, masks, seats)``: shapes ``(size, SIZE)`` float32, ``(size, ACTIONS)`` int8,
+        ``(size,)`` the seat to act in each game."""
+        return self.observations, self.masks, self.seats
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Take ``actions[i]`` in game ``i``; return ``(observations, masks, seats, rewards, done)``.
+
+        ``rewards`` is ``(size, players)``: each seat's reward in a game that ended on
+        this step (0 elsewhere); ``done[i]`` says game ``i`` ended (and was dealt anew:
+        ``observations[i]`` is already the new game's first decision).
+        """
+        actions = np.asarray(actions)
+        if actions.shape != (self.size,) or not np.issubdtype(actions.dtype, np.integer):
+            raise EnvError(f"actions must be {self.size} integers, one per game (got shape {actions.shape}, "
+                           f"dtype {actions.dtype})")
+        offered = self.masks[np.arange(self.size), np.clip(actions, 0, ACTIONS - 1)]
+        illegal = np.flatnonzero((offered == 0) | (actions < 0) | (actions >= ACTIONS))
+        if illegal.size:
+            i = int(illegal[0])
+            legal = np.flatnonzero(self.masks[i]).tolist()
+            raise EnvError(f"game {i} (seat {self.seats[i]}): action {int(actions[i])} is not legal "
+                           f"(legal: {', '.join(map(str, legal))}); no game was stepped")
+        self.rewards[:] = 0.0
+        self.done[:] = False
+        for i, table in enumerate(self.tables):
+            table.step(int(actions[i]))
+            if table.over:
+                self.rewards[i] = rewards(table.game.result, self.reward_kind)
+                self.done[i] = True
+                self.finished += 1
+                self.deals[i] += self.size
+                self.tables[i] = Table(self.rules, self.players, int(self.deals[i]))
+            self._observe(i)
+        return self.observations, self.masks, self.seats, self.rewards, self.done
+
+    def _observe(self, i: int) -> None:
+        table = self.tables[i]
+        seat = table.current
+        view = table.view(seat)
+        encode(view, self.observations[i])
+        mask = self.masks[i]
+        mask[:] = 0
+        legal = view.legal
+        if view.decision == "take":
+            mask[ACTIONS - 2:] = 1
+        else:
+            mask[list(map(int, legal))] = 1
+        self.seats[i] = seat
