@@ -71,12 +71,21 @@ class SeatEnv(gymnasium.Env):
 
     # ----------------------------------------------------------------- episodes
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Deal game ``seed`` (default: the one after the last) and play to the learner's first turn."""
+        """Deal game ``seed`` (default: the one after the last) and play to the learner's first turn
+        (a game in which it has none, its cards taken under ``neighbour_take``, is skipped)."""
         super().reset(seed=seed)
         if seed is not None:
             self._next_seed = seed
-        self.seed_used = deal = self._next_seed
-        self._next_seed += 1
+        while True:
+            self._deal(self._next_seed)
+            self._next_seed += 1
+            if not self.table.over:
+                return self._observation(), self._info()
+
+    def _deal(self, deal: int) -> None:
+        """Deal game ``deal`` and play to the learner's first turn (or the end, when its cards are
+        taken before it has one: ``reset`` then deals the next game)."""
+        self.seed_used = deal
         self._close_clients()
         self.table = Table(self.rules, self.players, deal)
         self._sent = [0] * self.players
@@ -85,7 +94,6 @@ class SeatEnv(gymnasium.Env):
             client.begin(s, self.players, self.rules, open_bot_seed(deal, s, self.names[s]), self._events(s),
                          deal=deal)
         self._others()
-        return self._observation(), self._info()
 
     def step(self, action):
         if self.table is None or self.table.over:

@@ -3,7 +3,8 @@
 :class:`Table` is what every environment of this layer steps: a
 :class:`~arena.game.engine.Game` dealt from a seed exactly as the arena deals
 it (``Game.deal(rules, players, seed, dealer)``: the same seed, the same
-cards as a tournament game with that deal seed), and one
+cards as a tournament game with that deal seed; or ``hands`` as given, as a
+deal book's), and one
 :class:`~arena.game.follow.GameSeat` per seat fed that seat's events, as the
 referee feeds an in-process bot. A seat's :class:`~arena.game.views.PlayerView`
 therefore holds what a bot in that seat is shown and nothing more; the
@@ -56,8 +57,8 @@ class Table:
 
     __slots__ = ("game", "seats", "_sent")
 
-    def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0) -> None:
-        self.game = Game.deal(rules, players, seed, dealer)
+    def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0, hands=None) -> None:
+        self.game = Game.deal(rules, players, seed, dealer, hands)
         self.seats = [GameSeat(s, players, rules) for s in range(players)]
         self._sent = [0] * players
 
