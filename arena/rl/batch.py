@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from arena.game.rules import Presets, Rules
-from arena.rl.encoding import ACTIONS, SIZE, encode
+from arena.rl.encoding import ACTIONS, CARD_PLANES_SIZE, NO_TAKE, RULES_START, TAKE, SIZE, parts, rule_bits
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
 from arena.rl.table import Table, table_rules
@@ -47,8 +47,9 @@ class Batch:
         self.done = np.zeros(size, dtype=bool)
         self.finished = 0
         """Games played to the end so far."""
-        for i in range(size):
-            self._observe(i)
+        self.observations[:, RULES_START:] = rule_bits(self.rules)
+        self._all = np.arange(size)
+        self._observe(self._all)
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(observations, masks, seats)``: shapes ``(size, SIZE)`` float32, ``(size, ACTIONS)`` int8,
@@ -75,27 +76,37 @@ class Batch:
                            f"(legal: {', '.join(map(str, legal))}); no game was stepped")
         self.rewards[:] = 0.0
         self.done[:] = False
-        for i, table in enumerate(self.tables):
-            table.step(int(actions[i]))
+        for i, (table, action) in enumerate(zip(self.tables, actions.tolist())):
+            table.step(action)
             if table.over:
                 self.rewards[i] = rewards(table.game.result, self.reward_kind)
                 self.done[i] = True
                 self.finished += 1
                 self.deals[i] += self.size
                 self.tables[i] = Table(self.rules, self.players, int(self.deals[i]))
-            self._observe(i)
+        self._observe(self._all)
         return self.observations, self.masks, self.seats, self.rewards, self.done
 
-    def _observe(self, i: int) -> None:
-        table = self.tables[i]
-        seat = table.current
-        view = table.view(seat)
-        encode(view, self.observations[i])
-        mask = self.masks[i]
-        mask[:] = 0
-        legal = view.legal
-        if view.decision == "take":
-            mask[ACTIONS - 2:] = 1
-        else:
-            mask[list(map(int, legal))] = 1
-        self.seats[i] = seat
+    def _observe(self, rows) -> None:
+        """Write the observations, masks and seats of games ``rows``: every game's parts first, then
+        the card planes of all of them unpacked, and the masks set, in one call each."""
+        raws, tails, at, legal, seats = [], [], [], [], self.seats
+        for i in rows:
+            table = self.tables[i]
+            seat = table.current
+            view = table.view(seat)
+            raw, tail = parts(view)
+            raws.append(raw)
+            tails.append(tail)
+            actions = _TAKES if view.decision == "take" else view.legal
+            at += [i] * len(actions)
+            legal += actions
+            seats[i] = seat
+        planes = np.unpackbits(np.frombuffer(b"".join(raws), dtype=np.uint8), bitorder="little")
+        self.observations[rows, :CARD_PLANES_SIZE] = planes.reshape(len(rows), CARD_PLANES_SIZE)
+        self.observations[rows, CARD_PLANES_SIZE:RULES_START] = tails
+        self.masks[rows] = 0
+        self.masks[at, legal] = 1
+
+
+_TAKES = (NO_TAKE, TAKE)

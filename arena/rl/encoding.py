@@ -84,6 +84,12 @@ SIZE = FIELDS[-1].start + FIELDS[-1].size
 FIELD = {f.name: f for f in FIELDS}
 """Each field by name."""
 _AT = {f.name: f.start for f in FIELDS}
+CARD_PLANES_SIZE, RULES_START = _SEATS, _RULES = _AT["seats"], _AT["rules"]
+"""Where the card planes end (the seats begin) and where the rules begin."""
+_FULL = {1: (1 << PACK) - 1, 2: (1 << 2 * PACK) - 1}
+_ONE_HOT = {k: [[1.0 if i == j else 0.0 for i in range(k)] for j in range(k + 1)] for k in (2, 4, 6)}
+"""``_ONE_HOT[k][j]``: k numbers, 1 at j (all 0 for j = k)."""
+_ZEROS = [[0.0] * k for k in range(SEAT_SLOTS * len(SEAT_FEATURES) + 1)]
 _CARD_BYTES = CARD_SLOTS // 8
 _N_CARD_PLANES = len(CARD_PLANES)
 _NF = len(SEAT_FEATURES)
@@ -104,55 +110,54 @@ def rule_bits(rules) -> np.ndarray:
 def encode(view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``view`` (written into ``out`` when given: a row of a batch)."""
     if out is None:
-        out = np.zeros(SIZE, dtype=np.float32)
-    else:
-        out[:] = 0.0
-    seat, n = view.seat, view.players
-    step = 1 if view.rules.direction == "clockwise" else -1
-    order = [(seat + step * k) % n for k in range(n)]        # slot -> seat
-    slot = {s: k for k, s in enumerate(order)}
-    known, trick = view.known_masks, view.trick
-    trick_mask = 0
-    for _, c in trick:
-        trick_mask |= 1 << c
-    full = (1 << (PACK * view.rules.decks)) - 1
-    masks = [known[seat], view.seen_mask, full & ~view.seen_mask, view.pile_mask, trick_mask]
-    masks += [known[order[k]] if k < n else 0 for k in range(1, SEAT_SLOTS)]
-    raw = b"".join(m.to_bytes(_CARD_BYTES, "little") for m in masks)
-    out[:_N_CARD_PLANES * CARD_SLOTS] = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
-    _seats(view, order, slot, out[_AT["seats"]:_AT["seats"] + _NF * SEAT_SLOTS])
-    if view.decision is not None:
-        out[_AT["decision"] + (view.decision == "take")] = 1.0
-    if view.led_suit is not None:
-        out[_AT["led_suit"] + view.led_suit] = 1.0
-    if view.trump is not None:
-        out[_AT["trump"] + view.trump] = 1.0
-    out[_AT["first_trick"]] = view.first_trick
-    out[_AT["players"] + n - 3] = 1.0
-    out[_AT["rules"]:SIZE] = rule_bits(view.rules)
+        out = np.empty(SIZE, dtype=np.float32)
+    raw, tail = parts(view)
+    out[:_SEATS] = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+    out[_SEATS:_RULES] = tail
+    out[_RULES:] = rule_bits(view.rules)
     return out
 
 
-def _seats(view: PlayerView, order: list[int], slot: dict[int, int], seats: np.ndarray) -> None:
+def parts(view: PlayerView) -> tuple[bytes, list[float]]:
+    """The observation of ``view`` but its ``rules``, in two parts: the card planes packed (little-endian
+    bits, 13 bytes a plane) and the numbers from ``seats`` to ``players`` (a batch unpacks many at once)."""
+    seat, n = view.seat, view.players
+    step = 1 if view.rules.direction == "clockwise" else -1
+    order = [(seat + step * k) % n for k in range(n)]        # slot -> seat
+    known, trick, seen = view.known_masks, view.trick, view.seen_mask
+    trick_mask = 0
+    for _, c in trick:
+        trick_mask |= 1 << c
+    masks = [known[seat], seen, _FULL[view.rules.decks] & ~seen, view.pile_mask, trick_mask]
+    masks += [known[order[k]] if k < n else 0 for k in range(1, SEAT_SLOTS)]
+    tail = _seats(view, order)
+    tail += _ONE_HOT[2][{None: 2, "play": 0, "take": 1}[view.decision]]
+    tail += _ONE_HOT[4][4 if view.led_suit is None else view.led_suit]
+    tail += _ONE_HOT[4][4 if view.trump is None else view.trump]
+    tail.append(1.0 if view.first_trick else 0.0)
+    tail += _ONE_HOT[6][n - 3]
+    return b"".join([m.to_bytes(_CARD_BYTES, "little") for m in masks]), tail
+
+
+def _seats(view: PlayerView, order: list[int]) -> list[float]:
+    """The ``seats`` field, slot by slot (:data:`SEAT_FEATURES`), as a list to add the rest to."""
     n, cards = view.players, float(PACK * view.rules.decks)
     sizes, hidden, voids, active = view.hand_sizes, view.hidden_draws, view.void_masks, view.active
     places = {s: i + 1 for i, s in enumerate(view.out)}
-    for k, s in enumerate(order):
-        row = k * _NF
-        v = voids[s]
-        seats[row:row + 13] = (1.0, active[s], sizes[s] / cards, min(hidden[s] / cards, 1.0),
-                               v & 1, v >> 1 & 1, v >> 2 & 1, v >> 3 & 1, 0.0, 0.0, 0.0, 0.0,
-                               places.get(s, 0) / n)
     trick = view.trick
-    if trick:
-        for s, _ in trick:
-            seats[slot[s] * _NF + 8] = 1.0
-        seats[slot[trick[0][0]] * _NF + 9] = 1.0
-        best = view.winning()
-        if best is not None:
-            seats[slot[best[0]] * _NF + 10] = 1.0
-    if view.next_leader is not None:
-        seats[slot[view.next_leader] * _NF + 11] = 1.0
+    played = {s for s, _ in trick}
+    leader = trick[0][0] if trick else None
+    best = view.winning() if trick else None
+    winner = best[0] if best is not None else None
+    next_leader = view.next_leader
+    row: list[float] = []
+    for s in order:
+        v = voids[s]
+        row += (1.0, 1.0 if active[s] else 0.0, sizes[s] / cards, min(hidden[s] / cards, 1.0),
+                v & 1, v >> 1 & 1, v >> 2 & 1, v >> 3 & 1, s in played, s == leader, s == winner,
+                s == next_leader, places.get(s, 0) / n)
+    row += _ZEROS[(SEAT_SLOTS - n) * _NF]
+    return row
 
 
 def action_mask(view: PlayerView) -> np.ndarray:

@@ -1,0 +1,115 @@
+"""Environment steps per second for training (arena.rl), single and batched, against the engine's own speed.
+
+    .venv/bin/python benchmarks/rl_steps.py [--rules getaway] [--players 4] [--games 200] [--rounds 5]
+                                            [--batch 1,16,64]
+
+One step is one decision (a card played or a take answered) by uniformly
+random legal play, the policy `arena bench engine` plays. Each round measures,
+in this process's CPU time (``time.process_time``), side by side:
+
+- the engine: ``--games`` games played straight on :class:`arena.Game` as
+  ``arena bench engine`` plays them (events recorded, no JSON record), its
+  games per second turned into decisions per second;
+- the AEC environment (``arena.rl.env``): the same number of games, each step
+  an ``observe`` (the observation vector and the action mask of the seat to
+  act) and a ``step``;
+- the batch (``arena.rl.Batch``) of each size in ``--batch``: steps until as
+  many games have finished, each step observing and stepping every game.
+
+The medians of ``--rounds`` rounds are printed, with the environments' cost
+per step over the engine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import arena.rl as rl  # noqa: E402
+from arena.game.engine import Game  # noqa: E402
+from arena.game.rules import PRESETS  # noqa: E402
+from arena.game.seeds import numbered_seed  # noqa: E402
+
+
+def engine(rules, players: int, games: int, seed: int) -> tuple[float, int]:
+    """(CPU seconds, decisions) of ``games`` random games on the engine alone."""
+    rng, decisions = np.random.default_rng(seed), 0
+    start = time.process_time()
+    for g in range(games):
+        game = Game.deal(rules, players, numbered_seed(seed, g))
+        state = game.state
+        while state.cur is not None:
+            legal = game.legal_actions()
+            game.apply(legal[int(rng.random() * len(legal))])
+            decisions += 1
+    return time.process_time() - start, decisions
+
+
+def aec(rules, players: int, games: int, seed: int) -> tuple[float, int]:
+    """(CPU seconds, steps) of ``games`` random games through the AEC environment."""
+    rng, steps = np.random.default_rng(seed), 0
+    env = rl.env(rules, players, seed=seed)
+    start = time.process_time()
+    for _ in range(games):
+        env.reset()
+        for agent in env.agent_iter():
+            observation, _, done, _, _ = env.last()
+            if done:
+                env.step(None)
+                continue
+            env.step(int(np.argmax(rng.random(rl.encoding.ACTIONS) * observation["action_mask"])))
+            steps += 1
+    return time.process_time() - start, steps
+
+
+def batched(rules, players: int, games: int, size: int, seed: int) -> tuple[float, int]:
+    """(CPU seconds, steps summed over the games) of a batch of ``size`` until ``games`` games have ended."""
+    rng, steps = np.random.default_rng(seed), 0
+    start = time.process_time()
+    batch = rl.Batch(rules, players, size=size, seed=seed)
+    _, masks, _ = batch.observe()
+    while batch.finished < games:
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        _, masks, _, _, _ = batch.step(actions)
+        steps += size
+    return time.process_time() - start, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="getaway")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--batch", default="1,16,64", help="batch sizes, comma-separated")
+    args = parser.parse_args()
+    rules, sizes = PRESETS[args.rules], [int(s) for s in args.batch.split(",")]
+    rates: dict[str, list[float]] = {}
+    games_per_s: list[float] = []
+    for r in range(args.rounds):
+        cpu, decisions = engine(rules, args.players, args.games, r)
+        games_per_s.append(args.games / cpu)
+        rates.setdefault("engine (Game, no observations)", []).append(decisions / cpu)
+        cpu, steps = aec(rules, args.players, args.games, r)
+        rates.setdefault("AEC env, one game (observe + step)", []).append(steps / cpu)
+        for size in sizes:
+            cpu, steps = batched(rules, args.players, args.games, size, r)
+            rates.setdefault(f"Batch of {size} (numpy arrays)", []).append(steps / cpu)
+    base = statistics.median(rates["engine (Game, no observations)"])
+    print(f"rl steps: {args.rules}, {args.players} players, uniformly random legal play, CPU time of one "
+          f"process, {args.games} games x {args.rounds} rounds (median)")
+    print(f"  engine: {statistics.median(games_per_s):8.0f} games/s")
+    for label, values in rates.items():
+        median = statistics.median(values)
+        print(f"  {median:8.0f} steps/s  {1e6 / median:6.1f} us/step  x{base / median:5.1f} the engine's  {label}  "
+              f"(min {min(values):.0f}, max {max(values):.0f})")
+
+
+if __name__ == "__main__":
+    main()
