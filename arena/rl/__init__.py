@@ -1,12 +1,19 @@
 """Environments for bots that learn (docs/training.md): PettingZoo, Gymnasium and batched.
 
-Needs the ``rl`` extra (``pip install 'bhabhi-arena[rl]'``: pettingzoo,
-gymnasium). The observation encoding alone (:mod:`arena.rl.encoding`) needs
-only numpy, so a trained bot can use it when it plays.
+The environments need the ``rl`` extra (``pip install 'bhabhi-arena[rl]'``:
+pettingzoo, gymnasium); they are imported on first use (PEP 562), so the
+observation encoding alone (:mod:`arena.rl.encoding`, numpy only) loads
+without them: a trained bot uses it when it plays, sandboxed.
 """
 
-from arena.rl.aec import BhabhiEnv, env
-from arena.rl.batch import Batch
-from arena.rl.single import SeatEnv
+import importlib
 
+_HOME = {"env": "arena.rl.aec", "BhabhiEnv": "arena.rl.aec", "SeatEnv": "arena.rl.single", "Batch": "arena.rl.batch"}
 __all__ = ["Batch", "BhabhiEnv", "SeatEnv", "env"]
+
+
+def __getattr__(name: str):
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena.rl' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
