@@ -58,3 +58,27 @@ def test_the_examples_run_and_the_bot_passes_check_bot(tmp_path, monkeypatch):
                      "--table-sizes", "4", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "all checks passed" in checked.stdout and "in its sandbox" in checked.stdout
+
+    # the installed plugin as an opponent of SeatEnv: found through the registry, played sandboxed
+    played = subprocess.run([sys.executable, "-c", SEAT_ENV_WITH_PLUGIN, str(site)], capture_output=True,
+                            text=True, cwd=tmp_path, env={k: v for k, v in os.environ.items() if k != DISABLE_ENV},
+                            timeout=600)
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.split() == ["SandboxClient", "plays", "faults", "0"]
+
+
+SEAT_ENV_WITH_PLUGIN = """
+import site, sys
+site.addsitedir(sys.argv[1])
+import arena.rl as rl
+env = rl.SeatEnv("getaway", ["my-bot", "heuristic", "random"], seat=1, seed=3)
+observation, _ = env.reset()
+kind = type(env.clients[0]).__name__
+done = False
+while not done:
+    observation, reward, done, _, info = env.step(int(observation["action_mask"].nonzero()[0][0]))
+game = env.table.game
+env.close()
+plays = [e for e in game.events if e[0] == "play" and e[1] == 0]
+print(kind, "plays" if plays else "none", "faults", game.faults[0])
+"""
