@@ -7,9 +7,10 @@ One step is one decision (a card played or a take answered) by uniformly
 random legal play, the policy `arena bench engine` plays. Each round measures,
 in this process's CPU time (``time.process_time``), side by side:
 
-- the engine: ``--games`` games played straight on :class:`arena.Game` as
-  ``arena bench engine`` plays them (events recorded, no JSON record), its
-  games per second turned into decisions per second;
+- the engine: ``--games`` games played straight on :class:`arena.Game` by
+  ``arena bench engine``'s own loop (events recorded, no JSON record), its
+  games per second turned into decisions per second with the decisions a
+  game the AEC environment's random games of the round took;
 - the AEC environment (``arena.rl.env``): the same number of games, each step
   an ``observe`` (the observation vector and the action mask of the seat to
   act) and a ``step``;
@@ -32,23 +33,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import arena.rl as rl  # noqa: E402
-from arena.game.engine import Game  # noqa: E402
+from arena.game.bench import _random_games  # noqa: E402  (the games `arena bench engine` times)
 from arena.game.rules import PRESETS  # noqa: E402
-from arena.game.seeds import numbered_seed  # noqa: E402
 
 
-def engine(rules, players: int, games: int, seed: int) -> tuple[float, int]:
-    """(CPU seconds, decisions) of ``games`` random games on the engine alone."""
-    rng, decisions = np.random.default_rng(seed), 0
+def engine(rules, players: int, games: int, seed: int) -> float:
+    """CPU seconds of ``games`` random games on the engine alone (``arena bench engine``'s games)."""
     start = time.process_time()
-    for g in range(games):
-        game = Game.deal(rules, players, numbered_seed(seed, g))
-        state = game.state
-        while state.cur is not None:
-            legal = game.legal_actions()
-            game.apply(legal[int(rng.random() * len(legal))])
-            decisions += 1
-    return time.process_time() - start, decisions
+    _random_games(rules, players, games, seed, record=False)
+    return time.process_time() - start
 
 
 def aec(rules, players: int, games: int, seed: int) -> tuple[float, int]:
@@ -93,10 +86,10 @@ def main() -> None:
     rates: dict[str, list[float]] = {}
     games_per_s: list[float] = []
     for r in range(args.rounds):
-        cpu, decisions = engine(rules, args.players, args.games, r)
-        games_per_s.append(args.games / cpu)
-        rates.setdefault("engine (Game, no observations)", []).append(decisions / cpu)
+        engine_cpu = engine(rules, args.players, args.games, r)
         cpu, steps = aec(rules, args.players, args.games, r)
+        games_per_s.append(args.games / engine_cpu)
+        rates.setdefault("engine (Game, no observations)", []).append(steps / engine_cpu)  # decisions a game: the AEC run's
         rates.setdefault("AEC env, one game (observe + step)", []).append(steps / cpu)
         for size in sizes:
             cpu, steps = batched(rules, args.players, args.games, size, r)
