@@ -109,8 +109,8 @@ class BhabhiEnv(AECEnv):
 
     # ------------------------------------------------------------- observations
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view = self.view(agent)
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        facts = self.table.facts(self._seat[agent])      # the view's fields, without making the view
+        return {"observation": encode(facts), "action_mask": action_mask(facts)}
 
     def view(self, agent: str) -> PlayerView:
         """The agent's structured view: what a bot in its seat is shown now."""

@@ -94,7 +94,7 @@ class Batch:
         for i in rows:
             table = self.tables[i]
             seat = table.current
-            view = table.view(seat)
+            view = table.facts(seat)
             raw, tail = parts(view)
             raws.append(raw)
             tails.append(tail)

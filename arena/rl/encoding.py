@@ -108,7 +108,8 @@ def rule_bits(rules) -> np.ndarray:
 
 
 def encode(view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
-    """The observation vector of ``view`` (written into ``out`` when given: a row of a batch)."""
+    """The observation vector of ``view`` (written into ``out`` when given: a row of a batch). It reads
+    only the view's fields (:class:`arena.rl.table.Facts` has them without the view)."""
     if out is None:
         out = np.empty(SIZE, dtype=np.float32)
     raw, tail = parts(view)

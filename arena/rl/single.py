@@ -139,8 +139,8 @@ class SeatEnv(gymnasium.Env):
         return game.seat_events(seat, start)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        view = self.view()
-        return {"observation": encode(view), "action_mask": action_mask(view)}
+        facts = self.table.facts(self.seat)
+        return {"observation": encode(facts), "action_mask": action_mask(facts)}
 
     def _info(self) -> dict:
         game = self.table.game

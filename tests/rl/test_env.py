@@ -109,11 +109,13 @@ def test_reset_without_a_seed_deals_the_next_game():
     assert env.table.game.start["hands"] == first
 
 
-def test_batch_rows_are_the_aec_games_of_their_seeds():
-    """Row i of a batch plays deal seed + i, then seed + i + size: the AEC environment's games."""
+@pytest.mark.parametrize(("preset", "players"), [("bhabho", 4), ("donkey", 5), ("getaway-2deck", 7), ("champions", 3)])
+def test_batch_rows_are_the_aec_games_of_their_seeds(preset, players):
+    """Row i of a batch plays deal seed + i, then seed + i + size: the AEC environment's games, with
+    the same observations (the batch reads each seat's tracker, the AEC env its view)."""
     size, rng = 3, np.random.default_rng(4)
-    batch = rl.Batch("bhabho", 4, size=size, seed=20, reward="place")
-    envs = [rl.env("bhabho", 4, seed=20 + i, reward="place") for i in range(size)]
+    batch = rl.Batch(preset, players, size=size, seed=20, reward="place")
+    envs = [rl.env(preset, players, seed=20 + i, reward="place") for i in range(size)]
     for env in envs:
         env.reset()
     ended = 0
@@ -131,7 +133,7 @@ def test_batch_rows_are_the_aec_games_of_their_seeds():
                 assert list(rewards[i]) == pytest.approx([env.rewards[a] for a in env.possible_agents])
                 env.reset(seed=env.seed_used + size)
                 ended += 1
-    assert ended == batch.finished >= 3
+    assert ended == batch.finished >= 2
 
 
 def test_a_batch_is_deterministic():
