@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.game.cards import CARDS
 from arena.game.rules import Presets, Rules
 from arena.rl.encoding import ACTIONS, CARD_PLANES_SIZE, NO_TAKE, RULES_START, TAKE, SIZE, parts, rule_bits
 from arena.rl.errors import EnvError
@@ -48,8 +49,7 @@ class Batch:
         self.finished = 0
         """Games played to the end so far."""
         self.observations[:, RULES_START:] = rule_bits(self.rules)
-        self._all = np.arange(size)
-        self._observe(self._all)
+        self._observe()
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(observations, masks, seats)``: shapes ``(size, SIZE)`` float32, ``(size, ACTIONS)`` int8,
@@ -77,36 +77,37 @@ class Batch:
         self.rewards[:] = 0.0
         self.done[:] = False
         for i, (table, action) in enumerate(zip(self.tables, actions.tolist())):
-            table.step(action)
+            table.game.apply(CARDS[action] if action < NO_TAKE else action == TAKE)  # legal: checked on the masks
             if table.over:
                 self.rewards[i] = rewards(table.game.result, self.reward_kind)
                 self.done[i] = True
                 self.finished += 1
                 self.deals[i] += self.size
                 self.tables[i] = Table(self.rules, self.players, int(self.deals[i]))
-        self._observe(self._all)
+        self._observe()
         return self.observations, self.masks, self.seats, self.rewards, self.done
 
-    def _observe(self, rows) -> None:
-        """Write the observations, masks and seats of games ``rows``: every game's parts first, then
-        the card planes of all of them unpacked, and the masks set, in one call each."""
-        raws, tails, at, legal, seats = [], [], [], [], self.seats
-        for i in rows:
-            table = self.tables[i]
+    def _observe(self) -> None:
+        """Write every game's observation, mask and seat: each game's parts first, then the card planes
+        of all of them unpacked, the other numbers converted, and the masks set, in one call each."""
+        raws, tails, at, legal, seats = [], [], [], [], []
+        for i, table in enumerate(self.tables):
             seat = table.current
-            view = table.facts(seat)
-            raw, tail = parts(view)
+            facts = table.facts(seat)
+            raw, tail = parts(facts)
             raws.append(raw)
-            tails.append(tail)
-            actions = _TAKES if view.decision == "take" else view.legal
+            tails += tail
+            actions = _TAKES if facts.decision == "take" else facts.legal
             at += [i] * len(actions)
             legal += actions
-            seats[i] = seat
-        planes = np.unpackbits(np.frombuffer(b"".join(raws), dtype=np.uint8), bitorder="little")
-        self.observations[rows, :CARD_PLANES_SIZE] = planes.reshape(len(rows), CARD_PLANES_SIZE)
-        self.observations[rows, CARD_PLANES_SIZE:RULES_START] = tails
-        self.masks[rows] = 0
+            seats.append(seat)
+        obs = self.observations
+        obs[:, :CARD_PLANES_SIZE] = np.unpackbits(np.frombuffer(b"".join(raws), dtype=np.uint8),
+                                                  bitorder="little").reshape(self.size, CARD_PLANES_SIZE)
+        obs[:, CARD_PLANES_SIZE:RULES_START] = np.array(tails, dtype=np.float32).reshape(self.size, -1)
+        self.masks.fill(0)
         self.masks[at, legal] = 1
+        self.seats[:] = seats
 
 
 _TAKES = (NO_TAKE, TAKE)
