@@ -197,3 +197,13 @@ def test_encoding_reads_a_view_alone():
     assert (encode(view) == env.observe(agent)["observation"]).all()
     assert (action_mask(view) == env.observe(agent)["action_mask"]).all()
     assert action_mask(view).shape == (ACTIONS,)
+
+
+def test_render_shows_the_table():
+    env = rl.env("donkey", 3, seed=1, render_mode="ansi")
+    env.reset()
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    text = env.render()
+    assert text.splitlines()[0] == "donkey, deal 1, player_1 to play"
+    assert text.splitlines()[-1] == "  trick: 0:AS" and len(text.splitlines()) == 5
+    assert rl.env("donkey", 3).render() is None
