@@ -29,7 +29,7 @@ from arena.game.views import PlayerView
 from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
-from arena.rl.table import Table, check_illegal, table_rules
+from arena.rl.table import Table, check_illegal, check_seed, table_rules
 
 
 def env(rules: str | Rules = "getaway", players: int = 4, seed: int = 0, reward: str = "bhabhi",
@@ -63,7 +63,7 @@ class BhabhiEnv(AECEnv):
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
-        self._next_seed = seed
+        self._next_seed = check_seed(seed)
         self.table: Table | None = None
 
     def observation_space(self, agent: str):
@@ -76,7 +76,7 @@ class BhabhiEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal game ``seed`` (default: the one after the last)."""
         if seed is not None:
-            self._next_seed = seed
+            self._next_seed = check_seed(seed)
         self.seed_used = self._next_seed
         self._next_seed += 1
         self.table = Table(self.rules, self.players, self.seed_used)

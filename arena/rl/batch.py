@@ -26,7 +26,7 @@ from arena.game.rules import Presets, Rules
 from arena.rl.encoding import ACTIONS, CARD_PLANES_SIZE, NO_TAKE, RULES_START, TAKE, SIZE, parts, rule_bits
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
-from arena.rl.table import Table, table_rules
+from arena.rl.table import Table, check_seed, table_rules
 
 
 class Batch:
@@ -38,9 +38,9 @@ class Batch:
             raise EnvError(f"size must be a whole number >= 1 (got {size!r})")
         self.rules = table_rules(rules, players, presets, **options)
         self.players, self.size, self.reward_kind = players, size, check_reward(reward)
-        self.deals = np.arange(seed, seed + size, dtype=np.int64)
+        self.deals = list(range(check_seed(seed), seed + size))
         """The deal seed of each game now being played."""
-        self.tables = [Table(self.rules, players, int(d)) for d in self.deals]
+        self.tables = [Table(self.rules, players, d) for d in self.deals]
         self.observations = np.zeros((size, SIZE), dtype=np.float32)
         self.masks = np.zeros((size, ACTIONS), dtype=np.int8)
         self.seats = np.zeros(size, dtype=np.int64)
@@ -83,7 +83,7 @@ class Batch:
                 self.done[i] = True
                 self.finished += 1
                 self.deals[i] += self.size
-                self.tables[i] = Table(self.rules, self.players, int(self.deals[i]))
+                self.tables[i] = Table(self.rules, self.players, self.deals[i])
         self._observe()
         return self.observations, self.masks, self.seats, self.rewards, self.done
 

@@ -37,7 +37,7 @@ from arena.plugins.runner import make_client
 from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
-from arena.rl.table import Table, check_illegal, table_rules
+from arena.rl.table import Table, check_illegal, check_seed, table_rules
 
 
 class SeatEnv(gymnasium.Env):
@@ -64,7 +64,7 @@ class SeatEnv(gymnasium.Env):
             "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
         })
         self.action_space = spaces.Discrete(ACTIONS)
-        self._next_seed = seed
+        self._next_seed = check_seed(seed)
         self.table: Table | None = None
         self.clients: dict = {}
         self._sent = [0] * self.players
@@ -75,7 +75,7 @@ class SeatEnv(gymnasium.Env):
         (a game in which it has none, its cards taken under ``neighbour_take``, is skipped)."""
         super().reset(seed=seed)
         if seed is not None:
-            self._next_seed = seed
+            self._next_seed = check_seed(seed)
         while True:
             self._deal(self._next_seed)
             self._next_seed += 1

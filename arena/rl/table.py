@@ -31,6 +31,13 @@ ILLEGAL = ("raise", "fault")
 """What an environment does with an illegal action: refuse it, or make it the seat's fault."""
 
 
+def check_seed(seed) -> int:
+    """``seed`` if it is a whole number (the first deal seed), else :class:`EnvError`."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise EnvError(f"seed must be a whole number (got {seed!r})")
+    return seed
+
+
 def check_illegal(illegal: str) -> bool:
     """Whether an illegal action is a fault (``illegal="fault"``); another value is refused."""
     if illegal not in ILLEGAL:

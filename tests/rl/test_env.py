@@ -167,6 +167,8 @@ def test_seat_env_refuses_an_illegal_action_or_faults_it(registry):
     (lambda: rl.env("getaway", 4, escape="fly"), "option 'escape' must be one of"),
     (lambda: rl.env("getaway", 4, illegal="ignore"), "illegal must be one of raise, fault (got 'ignore')"),
     (lambda: rl.Batch("getaway", 4, size=0), "size must be a whole number >= 1 (got 0)"),
+    (lambda: rl.Batch("getaway", 4, seed=1.5), "seed must be a whole number (got 1.5)"),
+    (lambda: rl.env("getaway", 4, seed=None), "seed must be a whole number (got None)"),
     (lambda: rl.SeatEnv("getaway", ["low", "lo"], registry=load(autoload=False)), "unknown player 'lo'"),
     (lambda: rl.SeatEnv("getaway", ["low", "low"], seat=3, registry=load(autoload=False)), "seat must be 0..2"),
 ])
