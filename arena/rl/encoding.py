@@ -91,7 +91,6 @@ _ONE_HOT = {k: [[1.0 if i == j else 0.0 for i in range(k)] for j in range(k + 1)
 """``_ONE_HOT[k][j]``: k numbers, 1 at j (all 0 for j = k)."""
 _ZEROS = [[0.0] * k for k in range(SEAT_SLOTS * len(SEAT_FEATURES) + 1)]
 _CARD_BYTES = CARD_SLOTS // 8
-_N_CARD_PLANES = len(CARD_PLANES)
 _NF = len(SEAT_FEATURES)
 
 
