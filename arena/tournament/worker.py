@@ -21,6 +21,7 @@ import atexit
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
@@ -38,6 +39,11 @@ from arena.tournament.match_run import play_scheduled_match
 from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import base_player
+
+GAMES_IN_FLIGHT = 4
+"""Games a worker plays at once when every bot of a batch is sandboxed: each in a thread of its
+own (a *lane*, with its own clients), so the referee does not sleep through each decision's
+round trip and the bots' processes are woken together rather than one decision at a time."""
 
 
 def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret,
@@ -77,6 +83,7 @@ class Worker:
         self.name = name or socket.gethostname()
         self._installed: dict = {}
         self._clients: dict = {}  # thread id -> {key: client}
+        self._lanes: ThreadPoolExecutor | None = None  # long-lived: a bot's keeper dies with its thread
         self.sink: Callable[[bytes], None] | None = None
         """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
@@ -133,6 +140,9 @@ class Worker:
 
     def close(self) -> None:
         """Close every cached client of every thread (their bot process groups die with them)."""
+        lanes, self._lanes = self._lanes, None
+        if lanes is not None:  # idle but for a worker told to stop: its games' bots are killed below
+            lanes.shutdown(wait=False, cancel_futures=True)
         clients, self._clients = self._clients, {}
         for per_thread in clients.values():
             for client in per_thread.values():
@@ -150,21 +160,51 @@ class Worker:
         secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
         for name in sorted({name for g in payload["games"] for name in g["seats"]}):
             self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
-        out = []
         match = match_rules(spec)  # the same for every game of the batch
-        for g in payload["games"]:
-            game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
+        games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
+                 for g in payload["games"]]
+
+        def play(game: GameSpec) -> tuple[int, dict]:
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
             if match is not None:  # the unit is a whole match (its record holds every hand)
-                record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
-            else:
-                record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
-                                   schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
-            out.append((game.index, record))
+                return game.index, play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
+            return game.index, play_game(
+                Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
+                schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
+
+        if len(games) > 1 and self._sandboxed(spec, {name for g in games for name in g.seats}):
+            finished = self._in_lanes(play, games)
+        else:
+            finished = map(play, games)
+        out = []
+        for index, record in finished:
+            out.append((index, record))
             if each is not None:
-                each(game.index, record)
+                each(index, record)
+        order = {game.index: i for i, game in enumerate(games)}
+        out.sort(key=lambda pair: order[pair[0]])  # the batch's order, whichever finished first
         return out
+
+    def _sandboxed(self, spec: dict, names: set[str]) -> bool:
+        """Whether every one of these players is played sandboxed (then games may share the worker)."""
+        mode = spec["sandbox"]
+        return mode == "always" or (mode == "auto" and not any(self.installed(n)[0].trusted for n in names))
+
+    def _in_lanes(self, play, games: list[GameSpec]) -> Iterator[tuple[int, dict]]:
+        """``play`` each game in the worker's lanes (:data:`GAMES_IN_FLIGHT` at once), yielding
+        each result in this thread as it finishes. Each lane thread has its own clients
+        (:meth:`client` is per thread), so a bot process never plays two games at once, and
+        a game's record is the same whichever lane plays it."""
+        if self._lanes is None:
+            self._lanes = ThreadPoolExecutor(GAMES_IN_FLIGHT, thread_name_prefix="arena-lane")
+        futures = [self._lanes.submit(play, game) for game in games]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 _CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)
