@@ -34,6 +34,7 @@ from arena.plugins.folders import add_folder_players
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client
 from arena.sandbox.limits_spec import LimitsSpec
+from arena.sandbox.shared_server import SharedServer
 from arena.tournament.errors import WorkerMismatch
 from arena.tournament.match_run import play_scheduled_match
 from arena.tournament.match_spec import match_rules
@@ -42,8 +43,9 @@ from arena.tournament.spec import base_player
 
 GAMES_IN_FLIGHT = 4
 """Games a worker plays at once when every bot of a batch is sandboxed: each in a thread of its
-own (a *lane*, with its own clients), so the referee does not sleep through each decision's
-round trip and the bots' processes are woken together rather than one decision at a time."""
+own (a *lane*, with its own clients; the lanes' clients of one bot share its fork server), so the
+referee does not sleep through each decision's round trip and the bots' processes are woken
+together rather than one decision at a time."""
 
 
 def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret,
@@ -84,6 +86,7 @@ class Worker:
         self._installed: dict = {}
         self._clients: dict = {}  # thread id -> {key: client}
         self._lanes: ThreadPoolExecutor | None = None  # long-lived: a bot's keeper dies with its thread
+        self._shares: dict = {}  # key -> the SharedServer of the lanes' clients of one bot
         self.sink: Callable[[bytes], None] | None = None
         """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
@@ -116,11 +119,12 @@ class Worker:
                 f"(code {want['code_hash']}); install the same player on every worker")
         return spec
 
-    def client(self, name: str, spec_dict: dict, expected: dict):
+    def client(self, name: str, spec_dict: dict, expected: dict, lane: bool = False):
         """The cached client for ``name`` (a sandboxed bot process lives across games).
 
         Cached per thread: a worker running tasks in several threads (Dask) never
-        shares one bot between two games.
+        shares one bot between two games. A lane's sandboxed clients of one bot
+        share its fork server (``lane``).
         """
         spec = self.check(name, expected)
         clients = self._clients.setdefault(threading.get_ident(), {})
@@ -129,7 +133,8 @@ class Worker:
         if client is None:
             mode = spec_dict["sandbox"]
             sandbox = None if mode == "auto" else mode == "always"
-            client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
+            share = self._shares.setdefault(key, SharedServer(GAMES_IN_FLIGHT)) if lane else None
+            client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]), share)
         return client
 
     def add_folders(self, folders: dict) -> None:
@@ -143,7 +148,7 @@ class Worker:
         lanes, self._lanes = self._lanes, None
         if lanes is not None:  # idle but for a worker told to stop: its games' bots are killed below
             lanes.shutdown(wait=False, cancel_futures=True)
-        clients, self._clients = self._clients, {}
+        clients, self._clients, self._shares = self._clients, {}, {}
         for per_thread in clients.values():
             for client in per_thread.values():
                 try:
@@ -164,8 +169,8 @@ class Worker:
         games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
                  for g in payload["games"]]
 
-        def play(game: GameSpec) -> tuple[int, dict]:
-            clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
+        def play(game: GameSpec, lane: bool = False) -> tuple[int, dict]:
+            clients = [self.client(name, spec, payload["players"][name], lane) for name in game.seats]
             if match is not None:  # the unit is a whole match (its record holds every hand)
                 return game.index, play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
             return game.index, play_game(
@@ -173,7 +178,7 @@ class Worker:
                 game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
                 schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
 
-        if len(games) > 1 and self._sandboxed(spec, {name for g in games for name in g.seats}):
+        if self._sandboxed(spec, {name for g in games for name in g.seats}):
             finished = self._in_lanes(play, games)
         else:
             finished = map(play, games)
@@ -198,7 +203,7 @@ class Worker:
         a game's record is the same whichever lane plays it."""
         if self._lanes is None:
             self._lanes = ThreadPoolExecutor(GAMES_IN_FLIGHT, thread_name_prefix="arena-lane")
-        futures = [self._lanes.submit(play, game) for game in games]
+        futures = [self._lanes.submit(play, game, True) for game in games]
         try:
             for future in as_completed(futures):
                 yield future.result()

@@ -23,12 +23,14 @@ def test_a_sandboxed_batch_in_lanes_gives_the_records_of_one_game_at_a_time(tmp_
     try:
         together = lanes.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
         threads = len(lanes._clients)
+        starts = sum(c.starts for per_lane in lanes._clients.values() for c in per_lane.values())
         apart = [pair for g in t.games for pair in alone.run_batch(batch_payload(t.spec, [g], t.players, t.secret))]
     finally:
         lanes.close()
         alone.close()
     assert [i for i, _ in together] == [g.index for g in t.games]  # the batch's order
     assert threads > 1, "the games were not played in more than one lane"
+    assert starts == 4, "the lanes' clients of one bot share its fork server"
     assert [(i, _no_timings(r)) for i, r in together] == [(i, _no_timings(r)) for i, r in apart]
     assert all(not r["faults"] or not any(r["faults"]) for _, r in together)
 
