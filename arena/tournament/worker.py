@@ -41,7 +41,7 @@ from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import base_player
 
-GAMES_IN_FLIGHT = 4
+GAMES_IN_FLIGHT = 2
 """Games a worker plays at once when every bot of a batch is sandboxed: each in a thread of its
 own (a *lane*, with its own clients; the lanes' clients of one bot share its fork server), so the
 referee does not sleep through each decision's round trip and the bots' processes are woken
