@@ -85,8 +85,9 @@ class Worker:
         self.name = name or socket.gethostname()
         self._installed: dict = {}
         self._clients: dict = {}  # thread id -> {key: client}
-        self._lanes: ThreadPoolExecutor | None = None  # long-lived: a bot's keeper dies with its thread
-        self._shares: dict = {}  # key -> the SharedServer of the lanes' clients of one bot
+        self._lanes: dict[int, ThreadPoolExecutor] = {}  # per calling thread (a Dask worker has several);
+        # long-lived: a bot's keeper dies with the thread that started it
+        self._shares: dict = {}  # (calling thread, key) -> the SharedServer of its lanes' clients of one bot
         self.sink: Callable[[bytes], None] | None = None
         """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
@@ -119,12 +120,12 @@ class Worker:
                 f"(code {want['code_hash']}); install the same player on every worker")
         return spec
 
-    def client(self, name: str, spec_dict: dict, expected: dict, lane: bool = False):
+    def client(self, name: str, spec_dict: dict, expected: dict, lane: int | None = None):
         """The cached client for ``name`` (a sandboxed bot process lives across games).
 
         Cached per thread: a worker running tasks in several threads (Dask) never
-        shares one bot between two games. A lane's sandboxed clients of one bot
-        share its fork server (``lane``).
+        shares one bot between two games. The sandboxed clients of one bot in the
+        lanes of one calling thread (``lane``: its id) share its fork server.
         """
         spec = self.check(name, expected)
         clients = self._clients.setdefault(threading.get_ident(), {})
@@ -133,7 +134,7 @@ class Worker:
         if client is None:
             mode = spec_dict["sandbox"]
             sandbox = None if mode == "auto" else mode == "always"
-            share = self._shares.setdefault(key, SharedServer(GAMES_IN_FLIGHT)) if lane else None
+            share = None if lane is None else self._shares.setdefault((lane, key), SharedServer(GAMES_IN_FLIGHT))
             client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]), share)
         return client
 
@@ -145,9 +146,9 @@ class Worker:
 
     def close(self) -> None:
         """Close every cached client of every thread (their bot process groups die with them)."""
-        lanes, self._lanes = self._lanes, None
-        if lanes is not None:  # idle but for a worker told to stop: its games' bots are killed below
-            lanes.shutdown(wait=False, cancel_futures=True)
+        lanes, self._lanes = self._lanes, {}
+        for pool in lanes.values():  # idle but for a worker told to stop: its games' bots are killed below
+            pool.shutdown(wait=False, cancel_futures=True)
         clients, self._clients, self._shares = self._clients, {}, {}
         for per_thread in clients.values():
             for client in per_thread.values():
@@ -169,7 +170,7 @@ class Worker:
         games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
                  for g in payload["games"]]
 
-        def play(game: GameSpec, lane: bool = False) -> tuple[int, dict]:
+        def play(game: GameSpec, lane: int | None = None) -> tuple[int, dict]:
             clients = [self.client(name, spec, payload["players"][name], lane) for name in game.seats]
             if match is not None:  # the unit is a whole match (its record holds every hand)
                 return game.index, play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
@@ -197,13 +198,15 @@ class Worker:
         return mode == "always" or (mode == "auto" and not any(self.installed(n)[0].trusted for n in names))
 
     def _in_lanes(self, play, games: list[GameSpec]) -> Iterator[tuple[int, dict]]:
-        """``play`` each game in the worker's lanes (:data:`GAMES_IN_FLIGHT` at once), yielding
+        """``play`` each game in this thread's lanes (:data:`GAMES_IN_FLIGHT` at once), yielding
         each result in this thread as it finishes. Each lane thread has its own clients
         (:meth:`client` is per thread), so a bot process never plays two games at once, and
         a game's record is the same whichever lane plays it."""
-        if self._lanes is None:
-            self._lanes = ThreadPoolExecutor(GAMES_IN_FLIGHT, thread_name_prefix="arena-lane")
-        futures = [self._lanes.submit(play, game, True) for game in games]
+        caller = threading.get_ident()
+        lanes = self._lanes.get(caller)
+        if lanes is None:
+            lanes = self._lanes[caller] = ThreadPoolExecutor(GAMES_IN_FLIGHT, thread_name_prefix="arena-lane")
+        futures = [lanes.submit(play, game, caller) for game in games]
         try:
             for future in as_completed(futures):
                 yield future.result()

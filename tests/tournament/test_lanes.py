@@ -41,6 +41,6 @@ def test_in_process_batches_stay_in_the_calling_thread(tmp_path):
     worker = Worker(registry)
     try:
         worker.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
-        assert len(worker._clients) == 1 and worker._lanes is None
+        assert len(worker._clients) == 1 and not worker._lanes
     finally:
         worker.close()
