@@ -244,12 +244,15 @@ def run_packed(payload) -> bytes | list:
     """:func:`run_batch` on a packed (or plain) payload; the results as JSON bytes.
 
     Per-decision time lists are left out (the store keeps the per-game
-    summaries). Results that JSON cannot hold come back as a plain list.
+    summaries). Results that JSON cannot hold come back as a plain list, and
+    so do all of them when the sink is a :class:`LocalSink` (nothing crosses
+    a process).
     """
     import orjson
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
     target = sink()
+    local = isinstance(target, LocalSink)  # the coordinator's own process: no JSON in between
 
     def each(index: int, record: dict) -> None:
         for t in record.get("timings") or ():
@@ -257,11 +260,25 @@ def run_packed(payload) -> bytes | list:
             t.pop("wall_ms", None)
         if target is not None:
             try:
-                target(pack_games([(index, record)]))
+                target([(index, record)] if local else pack_games([(index, record)]))
             except Exception:  # a broken stream: the batch's result still carries the game
                 pass
 
-    return pack_games(run_batch(payload, each))
+    done = run_batch(payload, each)
+    return done if local else pack_games(done)
+
+
+class LocalSink:
+    """A sink in the coordinator's own process (a serial executor's): it is handed the
+    ``(index, record)`` pairs themselves, not their JSON, and gives them to ``callback``."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable[[list], None]) -> None:
+        self.callback = callback
+
+    def __call__(self, pairs) -> None:
+        self.callback(unpack_results(pairs))
 
 
 def pack_games(results: list) -> bytes | list:
