@@ -18,6 +18,7 @@ game lost on the way is stored when its batch returns.
 from __future__ import annotations
 
 import atexit
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -152,13 +153,16 @@ class Worker:
             self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
         out = []
         match = match_rules(spec)  # the same for every game of the batch
+        rules_of: dict[str, Rules] = {}  # the games of a batch mostly share their rules: each set read once
         for g in payload["games"]:
             game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
             clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
+            key = json.dumps(game.rules, sort_keys=True)
+            rules = rules_of.get(key) or rules_of.setdefault(key, Rules.from_dict(game.rules))
             if match is not None:  # the unit is a whole match (its record holds every hand)
-                record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
+                record = play_scheduled_match(game, rules, clients, secret, match)
             else:
-                record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                record = play_game(rules, clients, tournament_deal(secret, game.deal_seed),
                                    game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
                                    schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
             out.append((game.index, record))
