@@ -18,6 +18,7 @@ game lost on the way is stored when its batch returns.
 from __future__ import annotations
 
 import atexit
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -169,13 +170,21 @@ class Worker:
         match = match_rules(spec)  # the same for every game of the batch
         games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
                  for g in payload["games"]]
+        read: dict[str, Rules] = {}  # the games of a batch mostly share their rules: each set read once
+        rules_of: dict[int, Rules] = {}
+        for game in games:
+            key = json.dumps(game.rules, sort_keys=True)
+            if key not in read:
+                read[key] = Rules.from_dict(game.rules)
+            rules_of[game.index] = read[key]
 
         def play(game: GameSpec, lane: int | None = None) -> tuple[int, dict]:
             clients = [self.client(name, spec, payload["players"][name], lane) for name in game.seats]
+            rules = rules_of[game.index]
             if match is not None:  # the unit is a whole match (its record holds every hand)
-                return game.index, play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
+                return game.index, play_scheduled_match(game, rules, clients, secret, match)
             return game.index, play_game(
-                Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
+                rules, clients, tournament_deal(secret, game.deal_seed),
                 game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
                 schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
 
@@ -292,12 +301,15 @@ def run_packed(payload) -> bytes | list:
     """:func:`run_batch` on a packed (or plain) payload; the results as JSON bytes.
 
     Per-decision time lists are left out (the store keeps the per-game
-    summaries). Results that JSON cannot hold come back as a plain list.
+    summaries). Results that JSON cannot hold come back as a plain list, and
+    so do all of them when the sink is a :class:`LocalSink` (nothing crosses
+    a process).
     """
     import orjson
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
     target = sink()
+    local = isinstance(target, LocalSink)  # the coordinator's own process: no JSON in between
 
     def each(index: int, record: dict) -> None:
         for t in record.get("timings") or ():
@@ -305,11 +317,25 @@ def run_packed(payload) -> bytes | list:
             t.pop("wall_ms", None)
         if target is not None:
             try:
-                target(pack_games([(index, record)]))
+                target([(index, record)] if local else pack_games([(index, record)]))
             except Exception:  # a broken stream: the batch's result still carries the game
                 pass
 
-    return pack_games(run_batch(payload, each))
+    done = run_batch(payload, each)
+    return done if local else pack_games(done)
+
+
+class LocalSink:
+    """A sink in the coordinator's own process (a serial executor's): it is handed the
+    ``(index, record)`` pairs themselves, not their JSON, and gives them to ``callback``."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable[[list], None]) -> None:
+        self.callback = callback
+
+    def __call__(self, pairs) -> None:
+        self.callback(unpack_results(pairs))
 
 
 def pack_games(results: list) -> bytes | list:
