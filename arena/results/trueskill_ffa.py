@@ -95,9 +95,11 @@ class FreeForAll:
                     pi_inv = pi_inv + 1 / b_pi if b_pi else INF
                 pi = 1. / pi_inv
                 tau = pi * mu
-                dp[x], dt[x], sp[x], st[x] = dp[x] - sp[x] + pi, dt[x] - st[x] + tau, pi, tau
+                d_pi, d_tau = dp[x] - sp[x] + pi, dt[x] - st[x] + tau
+                sp[x], st[x] = pi, tau
                 # TruncateFactor.up of d[x]: v_win and w_win (v worked out once), v_draw and w_draw for a tie
-                div_pi, div_tau = dp[x] - up[x], dt[x] - ut[x]
+                u_pi, u_tau = up[x], ut[x]
+                div_pi, div_tau = d_pi - u_pi, d_tau - u_tau
                 sqrt_pi = _sqrt(div_pi)
                 diff, margin_x = div_tau / sqrt_pi, margin * sqrt_pi
                 if places[x] == places[y]:
@@ -122,13 +124,13 @@ class FreeForAll:
                         w = env.w_win(diff, margin_x)                  # raises trueskill's FloatingPointError
                 denom = (1. - w)
                 pi, tau = div_pi / denom, (div_tau + sqrt_pi * v) / denom
-                pi_delta = abs(dp[x] - pi)                             # Variable.delta
+                pi_delta = abs(d_pi - pi)                             # Variable.delta
                 if pi_delta == INF:
                     moved = 0.
                 else:
-                    moved, root = abs(dt[x] - tau), _sqrt(pi_delta)
+                    moved, root = abs(d_tau - tau), _sqrt(pi_delta)
                     moved = root if root > moved else moved
-                up[x], ut[x], dp[x], dt[x] = pi + up[x] - dp[x], tau + ut[x] - dt[x], pi, tau
+                up[x], ut[x], dp[x], dt[x] = pi + u_pi - d_pi, tau + u_tau - d_tau, pi, tau
                 delta = moved if delta is None or moved > delta else delta
                 if side == 1:
                     _diff_up1(x, tp, tt, lp, lt, rp, rt, dp, dt, sp, st)
