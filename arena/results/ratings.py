@@ -324,7 +324,7 @@ def _run(ordered: list[Outcome], key: Key, params: RatingParams,
     """TrueSkill and tallies over ``ordered`` games, one identity per ``key``."""
     ffa, ratings, tallies = FreeForAll(params.env()), {}, {}
     for o in ordered:
-        keys = [key(o, s) for s in range(o.table_size)]
+        keys = list(o.seats) if key is _by_player else [key(o, s) for s in range(o.table_size)]
         _rate_game(ffa, ratings, keys, o)
         for seat, k in enumerate(keys):
             tallies.setdefault(k, _Tally()).add(o, seat)
