@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/scale.py --games 1000,10000 --setups local-1,local-2,dask-1,dask-2
     .venv/bin/python benchmarks/scale.py --games 100000 --setups local-2
+    .venv/bin/python benchmarks/scale.py --games 2000 --setups dask-1 --no-dask-profiler
 
 Each cell (a number of games on a setup) runs in a fresh Python process (so
 peak memory is that run's): the 4-player getaway round robin of the fast
@@ -152,13 +153,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="1000,10000", help="games per run, comma-separated (multiples of 4)")
     parser.add_argument("--setups", default="local-1,local-2,dask-1,dask-2", help="local-N and dask-N, comma-separated")
+    parser.add_argument("--no-dask-profiler", action="store_true",
+                        help="turn off the Dask workers' statistical profiler (its history grows for an hour)")
     parser.add_argument("--one", nargs=2, metavar=("GAMES", "SETUP"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.no_dask_profiler:     # read by each Dask process (the cluster's workers inherit the environment)
+        os.environ["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] = "False"
     if args.one:
         print(json.dumps(one(int(args.one[0]), args.one[1])))
         return
     print(f"4-player getaway round robin of {', '.join(FAST)}, in-process, batch 8; {os.cpu_count()} cores; "
-          f"load average {os.getloadavg()[0]:.1f} at start", flush=True)
+          f"Dask profiler {'off' if args.no_dask_profiler else 'on'}; load average {os.getloadavg()[0]:.1f} at start",
+          flush=True)
     print(HEADER, flush=True)
     for games in [int(g) for g in args.games.split(",")]:
         for setup in args.setups.split(","):
