@@ -89,7 +89,7 @@ class FreeForAll:
                 y = x + 1
                 # SumFactor.down of difference x: d[x] from t[x] (coefficient 1) and t[y] (-1)
                 a_pi, a_tau, b_pi, b_tau = tp[x] - rp[x], tt[x] - rt[x], tp[y] - lp[y], tt[y] - lt[y]
-                mu = 0 + 1 * (a_pi and a_tau / a_pi) + -1 * (b_pi and b_tau / b_pi)
+                mu = 0 + 1 * (a_pi and a_tau / a_pi) + -1 * (b_pi and b_tau / b_pi)   # _sum2, written out
                 pi_inv = 0 + 1 / a_pi if a_pi else INF
                 if pi_inv != INF:
                     pi_inv = pi_inv + 1 / b_pi if b_pi else INF
@@ -155,27 +155,27 @@ class FreeForAll:
         return out
 
 
+
+def _sum2(a_pi: float, a_tau: float, ca, b_pi: float, b_tau: float, cb) -> tuple[float, float]:
+    """``SumFactor.update`` with two terms (value minus message of each, and its coefficient): the new
+    message's ``pi`` and ``tau``."""
+    mu = 0 + ca * (a_pi and a_tau / a_pi) + cb * (b_pi and b_tau / b_pi)
+    pi_inv = 0 + ca ** 2 / a_pi if a_pi else INF
+    if pi_inv != INF:
+        pi_inv = pi_inv + cb ** 2 / b_pi if b_pi else INF
+    pi = 1. / pi_inv
+    return pi, pi * mu
+
+
 def _diff_up0(j: int, tp, tt, lp, lt, rp, rt, dp, dt, sp, st) -> None:
     """``SumFactor.up(0)`` of difference ``j``: t[j] from d[j] (coefficient 1.) and t[j + 1] (1.)."""
     y = j + 1
-    a_pi, a_tau, b_pi, b_tau = dp[j] - sp[j], dt[j] - st[j], tp[y] - lp[y], tt[y] - lt[y]
-    mu = 0 + 1. * (a_pi and a_tau / a_pi) + 1. * (b_pi and b_tau / b_pi)
-    pi_inv = 0 + 1. / a_pi if a_pi else INF
-    if pi_inv != INF:
-        pi_inv = pi_inv + 1. / b_pi if b_pi else INF
-    pi = 1. / pi_inv
-    tau = pi * mu
+    pi, tau = _sum2(dp[j] - sp[j], dt[j] - st[j], 1., tp[y] - lp[y], tt[y] - lt[y], 1.)
     tp[j], tt[j], rp[j], rt[j] = tp[j] - rp[j] + pi, tt[j] - rt[j] + tau, pi, tau
 
 
 def _diff_up1(j: int, tp, tt, lp, lt, rp, rt, dp, dt, sp, st) -> None:
     """``SumFactor.up(1)`` of difference ``j``: t[j + 1] from t[j] (coefficient 1.) and d[j] (-1.)."""
     y = j + 1
-    a_pi, a_tau, b_pi, b_tau = tp[j] - rp[j], tt[j] - rt[j], dp[j] - sp[j], dt[j] - st[j]
-    mu = 0 + 1. * (a_pi and a_tau / a_pi) + -1. * (b_pi and b_tau / b_pi)
-    pi_inv = 0 + 1. / a_pi if a_pi else INF
-    if pi_inv != INF:
-        pi_inv = pi_inv + 1. / b_pi if b_pi else INF
-    pi = 1. / pi_inv
-    tau = pi * mu
+    pi, tau = _sum2(tp[j] - rp[j], tt[j] - rt[j], 1., dp[j] - sp[j], dt[j] - st[j], -1.)
     tp[y], tt[y], lp[y], lt[y] = tp[y] - lp[y] + pi, tt[y] - lt[y] + tau, pi, tau
