@@ -14,8 +14,8 @@ the rounds are printed with new / old. Figures are CPU time:
   SQLite), CPU ms a game;
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
-- ratings: CPU seconds of ``arena ratings FOLDER`` (the tables of both trees are
-  also compared: they must be identical).
+- ratings: CPU seconds of ``arena ratings FOLDER`` (with ``--ratings-options``;
+  the tables of both trees are also compared: they must be identical).
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def engine(tree: Path, games: int) -> dict[str, float]:
     return {"engine, games/s with the JSON record": rates[0], "engine, games/s without it": rates[1]}
 
 
-def ratings(tree: Path, folder: str, tables: dict) -> dict[str, float]:
-    out, cpu = _run(tree, "arena", "ratings", folder)
+def ratings(tree: Path, folder: str, tables: dict, options: str = "") -> dict[str, float]:
+    out, cpu = _run(tree, "arena", "ratings", folder, *options.split())
     tables[tree] = out
     return {"arena ratings, CPU s": cpu}
 
@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
+    parser.add_argument("--ratings-options", default="",
+                        help="options for arena ratings, e.g. '-f json --by seat' (JSON: every digit compared)")
     args = parser.parse_args(argv)
     what = args.only.split(",")
     if "ratings" in what and not args.folder:
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
             if "engine" in what:
                 got.update(engine(tree, args.games))
             if "ratings" in what:
-                got.update(ratings(tree, args.folder, tables))
+                got.update(ratings(tree, args.folder, tables, args.ratings_options))
             for k, v in got.items():
                 figures[label].setdefault(k, []).append(v)
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
