@@ -15,7 +15,10 @@ the rounds are printed with new / old. Figures are CPU time:
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
 - ratings: CPU seconds of ``arena ratings FOLDER`` (the tables of both trees are
-  also compared: they must be identical).
+  also compared: they must be identical);
+- solver: ``benchmarks/solver.py sizes`` (this tree's script, the tree's code),
+  the sum of its median CPU seconds (three presets, 4 and 6 cards a hand);
+- sampler: ``benchmarks/solver.py sampler``, the median CPU ms of a decision.
 """
 
 from __future__ import annotations
@@ -73,11 +76,21 @@ def ratings(tree: Path, folder: str, tables: dict) -> dict[str, float]:
     return {"arena ratings, CPU s": cpu}
 
 
+def solver(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sizes")
+    return {"solver, sum of median CPU s": sum(float(m) for m in re.findall(r"k=\d+\s+([\d.]+) s", out))}
+
+
+def sampler(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sampler")
+    return {"sampler, median CPU ms a decision": float(re.search(r"CPU median ([\d.]+) ms", out).group(1))}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="tournament,engine", help="tournament, engine, ratings (comma-separated)")
+    parser.add_argument("--only", default="tournament,engine", help="tournament, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
@@ -97,6 +110,10 @@ def main(argv: list[str] | None = None) -> None:
                 got.update(engine(tree, args.games))
             if "ratings" in what:
                 got.update(ratings(tree, args.folder, tables))
+            if "solver" in what:
+                got.update(solver(tree))
+            if "sampler" in what:
+                got.update(sampler(tree))
             for k, v in got.items():
                 figures[label].setdefault(k, []).append(v)
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
