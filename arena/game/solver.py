@@ -48,7 +48,7 @@ import time
 from dataclasses import dataclass
 
 from arena.game.cards import CARDS, PACK, bit_list, cards_of, sort_hand
-from arena.game.errors import ArenaError
+from arena.game.errors import SolverBudget, SolverError
 from arena.game.rules import Rules
 from arena.game.rulings import (
     CUTS,
@@ -70,14 +70,6 @@ from arena.game.rulings import (
 
 FULL = (1 << PACK) - 1
 SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
-
-
-class SolverError(ArenaError, ValueError):
-    """A position or rule set the solver cannot handle."""
-
-
-class SolverBudget(ArenaError, RuntimeError):
-    """The search went past its node or time budget (the position is too big for it)."""
 
 
 @dataclass(frozen=True, slots=True)
