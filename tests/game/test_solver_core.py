@@ -14,24 +14,8 @@ import pytest
 
 from arena import Rules
 from arena.game.cards import bit_list, card
-from arena.game.rulings import (
-    ALONE,
-    CUTS,
-    DRAW,
-    DRAW_NEXT,
-    HOLDS,
-    MODES,
-    PASS,
-    SIMULTANEOUS,
-    STEP,
-    TAKES,
-    TIED,
-    drawn_cut_ends,
-    follow_mask,
-    follow_step,
-    lead_mask,
-    winner_without_cards,
-)
+from arena.game.rulings import (ALONE, CUTS, DRAW, DRAW_NEXT, HOLDS, MODES, PASS, SIMULTANEOUS, STEP, TAKES, TIED,
+                                drawn_cut_ends, follow_mask, follow_step, lead_mask, winner_without_cards)
 from arena.game.solver import Solver
 from arena.game.state import State
 from support.draws import Scripted
