@@ -15,10 +15,12 @@ the rounds are printed with new / old. Figures are CPU time:
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
 - ratings: CPU seconds of ``arena ratings FOLDER`` (the tables of both trees are
-  also compared: they must be identical);
-- solver: ``benchmarks/solver.py sizes`` (this tree's script, the tree's code),
-  the sum of its median CPU seconds (three presets, 4 and 6 cards a hand);
-- sampler: ``benchmarks/solver.py sampler``, the median CPU ms of a decision.
+  also compared: they must be identical).
+
+Two more figures, for the solver and the sampler (``--only solver,sampler``): the
+sum of the median CPU seconds of ``benchmarks/solver.py sizes`` (this tree's
+script on each tree's code: three presets, 4 and 6 cards a hand), and the median
+CPU ms of a sampler's decision (``benchmarks/solver.py sampler``).
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="tournament,engine", help="tournament, engine, ratings, solver, sampler (comma-separated)")
+    parser.add_argument("--only", default="tournament,engine",
+                        help="tournament, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
@@ -104,16 +107,16 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for label, tree in trees.items():
             got: dict[str, float] = {}
+            if "solver" in what:
+                got.update(solver(tree))
+            if "sampler" in what:
+                got.update(sampler(tree))
             if "tournament" in what:
                 got.update(tournament(tree, args.deals))
             if "engine" in what:
                 got.update(engine(tree, args.games))
             if "ratings" in what:
                 got.update(ratings(tree, args.folder, tables))
-            if "solver" in what:
-                got.update(solver(tree))
-            if "sampler" in what:
-                got.update(sampler(tree))
             for k, v in got.items():
                 figures[label].setdefault(k, []).append(v)
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
