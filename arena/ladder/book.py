@@ -40,6 +40,8 @@ CREATE TABLE IF NOT EXISTS ladder_rounds (
     first_idx INTEGER NOT NULL, planned_at REAL NOT NULL);
 """
 STATUSES = ("checking", "active", "rejected", "retired", "suspended")
+PLAYING = ("active",)
+"""The statuses matchmaking seats."""
 _ENTRY_COLUMNS = ("name", "player", "plugin", "version", "code_hash", "folder", "previous", "status", "reason",
                   "report", "submitted_at")
 
