@@ -3,6 +3,11 @@
     git worktree add --detach ../base main          # the code to compare against
     .venv/bin/python benchmarks/side_by_side.py --base ../base --rounds 5
     .venv/bin/python benchmarks/side_by_side.py --base ../base --only ratings --folder RESULTS
+    .venv/bin/python benchmarks/side_by_side.py --base ../base --only solver,sampler
+
+(solver: the sum of the median CPU seconds of ``benchmarks/solver.py sizes``, this
+tree's script on each tree's code; sampler: the median CPU ms of a decision,
+``benchmarks/solver.py sampler``.)
 
 Each round runs every figure once with each tree, alternating, in fresh
 subprocesses (the tree's own ``arena`` and ``players`` packages first on the
@@ -16,11 +21,6 @@ the rounds are printed with new / old. Figures are CPU time:
   the JSON record built, and without, its clock made the process's CPU clock;
 - ratings: CPU seconds of ``arena ratings FOLDER`` (the tables of both trees are
   also compared: they must be identical).
-
-Two more figures, for the solver and the sampler (``--only solver,sampler``): the
-sum of the median CPU seconds of ``benchmarks/solver.py sizes`` (this tree's
-script on each tree's code: three presets, 4 and 6 cards a hand), and the median
-CPU ms of a sampler's decision (``benchmarks/solver.py sampler``).
 """
 
 from __future__ import annotations
