@@ -3,6 +3,11 @@
     git worktree add --detach ../base main          # the code to compare against
     .venv/bin/python benchmarks/side_by_side.py --base ../base --rounds 5
     .venv/bin/python benchmarks/side_by_side.py --base ../base --only ratings --folder RESULTS
+    .venv/bin/python benchmarks/side_by_side.py --base ../base --only solver,sampler
+
+(solver: the sum of the median CPU seconds of ``benchmarks/solver.py sizes``, this
+tree's script on each tree's code; sampler: the median CPU ms of a decision,
+``benchmarks/solver.py sampler``.)
 
 Each round runs every figure once with each tree, alternating, in fresh
 subprocesses (the tree's own ``arena`` and ``players`` packages first on the
@@ -73,11 +78,22 @@ def ratings(tree: Path, folder: str, tables: dict, options: str = "") -> dict[st
     return {"arena ratings, CPU s": cpu}
 
 
+def solver(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sizes")
+    return {"solver, sum of median CPU s": sum(float(m) for m in re.findall(r"k=\d+\s+([\d.]+) s", out))}
+
+
+def sampler(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sampler")
+    return {"sampler, median CPU ms a decision": float(re.search(r"CPU median ([\d.]+) ms", out).group(1))}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="tournament,engine", help="tournament, engine, ratings (comma-separated)")
+    parser.add_argument("--only", default="tournament,engine",
+                        help="tournament, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
@@ -93,6 +109,10 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for label, tree in trees.items():
             got: dict[str, float] = {}
+            if "solver" in what:
+                got.update(solver(tree))
+            if "sampler" in what:
+                got.update(sampler(tree))
             if "tournament" in what:
                 got.update(tournament(tree, args.deals))
             if "engine" in what:

@@ -46,8 +46,7 @@ class ForkServer:
         """Start the keeper (raises OSError if the OS refuses)."""
         self.root = tempfile.mkdtemp(prefix="arena-root-")
         os.chmod(self.root, 0o755)
-        self.group, self.group_detail = (cgroups.create(pids_max, memory_bytes) if use_cgroups
-                                         else (None, "not used"))
+        self.group, _ = cgroups.create(pids_max, memory_bytes) if use_cgroups else (None, "")
         self._log_cap = log_cap
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.maps, maps = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
