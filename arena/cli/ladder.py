@@ -73,7 +73,7 @@ def run(
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         ladder.spec = spec_from_dict({**ladder.spec.to_dict(), **changed}, "command line", ladder.spec.presets)
     sandbox_warning()
-    executor = make_executor(ladder.spec, jobs, ladder.registry)
+    executor = make_executor(ladder.spec, jobs, ladder.registry, say=lambda t: typer.echo(f"ladder: {t}", err=True))
     typer.echo(f"ladder {folder}: playing{f' {games} games' if games else ' until stopped (Ctrl-C)'}", err=True)
     shown = [0]
 
