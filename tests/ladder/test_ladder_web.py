@@ -24,6 +24,7 @@ from arena.ladder.ladder import Ladder  # noqa: E402
 from arena.results.store import Store  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402
 from arena.ladder.web import make_app  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -55,7 +56,7 @@ def _stop(*procs) -> None:
             p.wait()
 
 
-def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels):
+def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property):
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package")
     if chromium() is None:
         pytest.skip("needs Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
@@ -73,6 +74,7 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
             first = int(page.text_content("#games"))
             page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
                                    timeout=120_000)  # the page refreshes itself as games are stored
+            record_property("games_when_the_table_moved", f"{first} -> {page.text_content('#games')}")
             page.goto(f"http://127.0.0.1:{port}/submit")
             page.set_input_files("input[name=wheel]", str(wheels["v1"]))
             page.fill("input[name=token]", "wrong")
@@ -120,3 +122,63 @@ def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
     assert "suspended" in page.text and "crash" in page.text
     logs = page.text.split('<div id="logs">', 1)[1]
     assert "broken on purpose" in logs
+
+
+def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_property):
+    """The leaderboard lists the last games, newest first, as they are stored; each opens in the report's
+    replay viewer (that game only); /games holds the last 20; a bot's page links its own."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package")
+    if chromium() is None:
+        pytest.skip("needs Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
+    folder = tmp_path / "L"
+    assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
+    port = _port()
+    server = _start("serve", str(folder), "--port", str(port))
+    run = _start("run", str(folder), "-j", "1", "-q")
+    url = f"http://127.0.0.1:{port}"
+    newest = "() => Number((document.querySelector('#recent li a') || {textContent: '#-1'}).textContent.slice(1))"
+    try:
+        _token(server)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(f"{url}/")
+            page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 20", timeout=120_000)
+            first, games = page.evaluate(newest), int(page.text_content("#games"))
+            page.wait_for_function(f"() => ({newest})() > {first}", timeout=120_000)  # refreshed in place
+            record_property("games_while_the_list_moved", int(page.text_content("#games")) - games)
+            shown = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
+            assert len(shown) == 20 and len(set(shown)) == 20
+            with Store(folder) as store:  # newest first: none stored before another listed game shows above it
+                when = dict(store.db.execute("SELECT idx, finished_at FROM games"))
+            assert [when[i] for i in shown] == sorted((when[i] for i in shown), reverse=True)
+
+            page.click("#recent li a")  # the newest game, alone in the report's viewer
+            page.wait_for_url(f"{url}/game/{shown[0]}")
+            page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+            assert page.evaluate("window.arenaBrowser.index.map(g => g.i)") == [shown[0]]
+            assert page.text_content("#game-title").startswith(f"#{shown[0]} ")
+            before = page.text_content("#step-label")
+            page.click("#next")
+            assert page.text_content("#step-label") != before
+            page.click("#last")
+            assert "Bhabhi" in page.text_content("#message") or "draw" in page.text_content("#message")
+
+            page.goto(f"{url}/games")
+            page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+            listed = page.evaluate("window.arenaBrowser.index.map(g => g.i)")
+            assert len(listed) == 20 and page.locator("#game-list .game-pick").count() == 20
+            assert page.text_content("#game-title").startswith(f"#{listed[0]} ")  # the newest is open
+
+            page.goto(f"{url}/bot/low")
+            mine = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
+            assert 0 < len(mine) <= 20
+            page.click("#its-games")
+            page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+            assert all("low" in names for names in page.evaluate("window.arenaBrowser.index.map(g => g.names)"))
+            browser.close()
+    finally:
+        _stop(run, server)
+    client = TestClient(make_app(Ladder.open(folder, load(autoload=False)), "t"))
+    assert client.get("/game/999999").status_code == 404
+    assert client.get("/games?player=nobody").status_code == 404
