@@ -218,7 +218,7 @@ class LocalExecutor:
             tasks = list(self._tasks.items())
         stopping = threading.Thread(target=old.terminate, name="arena-stop-broken-pool", daemon=True)
         stopping.start()
-        stopping.join(10)
+        stopping.join(2)  # at once, unless a dead worker holds the task lock: then it never ends
         for p in list(old._pool) + self._started:  # a dead worker holding the task lock blocks terminate
             if p.exitcode is None:
                 p.terminate()  # SIGTERM: the worker closes its bot clients and leaves
