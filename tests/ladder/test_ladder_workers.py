@@ -9,14 +9,13 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from arena.cli.app import main
 from arena.ladder.book import open_book
 from arena.results.store import Store
-from support.processes import wait_for
+from support.processes import pool_workers, wait_for
 
 CREATE = ["--rules", "getaway", "--table-sizes", "3,4", "--house", "random,low,high,heuristic", "--seed", "5"]
 GAMES = 400
@@ -31,20 +30,6 @@ def _stored(folder) -> int:
         return 0
 
 
-def _pool_workers(parent: int) -> list[int]:
-    """The multiprocess (spawn) worker processes of ``parent``."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == parent and b"spawn_main" in cmdline:
-            out.append(int(stat.parent.name))
-    return out
-
-
 def test_a_pool_worker_killed_with_9_mid_run_loses_and_repeats_no_game(tmp_path, capsys):
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), *CREATE]) == 0
@@ -54,7 +39,7 @@ def test_a_pool_worker_killed_with_9_mid_run_loses_and_repeats_no_game(tmp_path,
                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         assert wait_for(lambda: _stored(folder) >= 8, timeout=300), "the run stored no games"
-        workers = _pool_workers(run.pid)
+        workers = pool_workers(run.pid)
         assert len(workers) == 2 and run.poll() is None
         os.kill(workers[0], signal.SIGKILL)  # a worker playing a round (four rounds are in flight on two)
         _, err = run.communicate(timeout=600)  # before: the lost round never came back and the run never ended
