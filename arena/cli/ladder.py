@@ -1,4 +1,5 @@
-"""``arena ladder create|run|submit|retire|reinstate|entries|table|serve``: a standing ladder (docs/ladder-service.md)."""
+"""``arena ladder create|run|submit|retire|reinstate|entries|table|serve``: a standing ladder
+(docs/ladder-service.md)."""
 
 from __future__ import annotations
 
@@ -187,7 +188,8 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
 ) -> None:
-    """Serve the leaderboard, each bot's page, the report and a submission form (needs the [serve] extra)."""
+    """Serve the leaderboard, each bot's page, recent games in the replay viewer, the report and a submission form
+    (needs the [serve] extra)."""
     try:
         import arena.ladder.web as web  # starlette and uvicorn: only when serving
     except ImportError as exc:
