@@ -189,6 +189,15 @@ class Book:
         done = self.store.done()
         return [r for r in rounds if any(i not in done for i in r.indices)]
 
+    def round_count(self) -> int:
+        """How many rounds were planned (the next round's number)."""
+        return self._read("SELECT COALESCE(MAX(round) + 1, 0) FROM ladder_rounds")[0][0]
+
+    def recent_circles(self, n: int) -> list[tuple[str, ...]]:
+        """The tables of the latest ``n`` rounds, oldest first."""
+        rows = self._read("SELECT circle FROM ladder_rounds ORDER BY round DESC LIMIT ?", (n,))
+        return [tuple(json.loads(c)) for (c,) in reversed(rows)]
+
     def fault_counts(self) -> dict[str, int]:
         """Faults per player over every stored game."""
         return dict(self._read("SELECT player, COUNT(*) FROM faults GROUP BY player"))
