@@ -86,6 +86,7 @@ class ForkServer:
         self.server_pid: int | None = None
         self.ready_info: dict | None = None
         self.closed = False
+        self.games: set[int] = set()  # the game processes started and not ended (live or frozen)
         message = {**init, "root": self.root, "tmp": TMP_OPTIONS,
                    "cgroups": [] if self.group is None else self.group.procs_files()}
         self.ctl.send(json.dumps(message).encode())
@@ -198,8 +199,10 @@ class ForkServer:
                 self.end_game(pid)
             return problem
         try:
-            return BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
+            proc = BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
                                     log_cap=self._log_cap)
+            self.games.add(pid)
+            return proc
         except (OSError, RuntimeError) as e:  # e.g. no thread left for its log drain
             for fd in (cmd_w, reply_r, log_r):
                 try:
@@ -232,6 +235,7 @@ class ForkServer:
 
         Not waited for: :meth:`clear` waits before the next game starts.
         """
+        self.games.discard(pid)
         code = processes.exit_status(pid, timeout=0)
         if code is None:
             _kill(pid)

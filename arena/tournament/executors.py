@@ -30,7 +30,7 @@ from concurrent.futures import Future
 from functools import partial
 
 from arena.sandbox import harden_harness
-from arena.tournament.worker import Worker, running_on, this_process, unpack_results
+from arena.tournament.worker import LocalSink, Worker, running_on, this_process, unpack_results
 
 
 class SerialExecutor:
@@ -44,7 +44,7 @@ class SerialExecutor:
 
     def deliver_to(self, callback) -> None:
         """Hand each game to ``callback`` as it finishes (in this thread: at once)."""
-        self.worker.sink = lambda packed: callback(unpack_results(packed))
+        self.worker.sink = LocalSink(callback)
 
     def poll(self) -> None:
         """Nothing to collect: every game was delivered as it finished."""
