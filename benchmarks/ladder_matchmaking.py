@@ -9,7 +9,9 @@ the ladder does (:func:`arena.ladder.matchmaking.rate_game`). A field of
 random place), and the run goes on for ``AFTER`` rounds. Measured per policy:
 the ladder games played (all tables) and the new bot's own games until its
 rank by mu - 3 sigma is within one place of its true rank and stays so to the
-end of the run. Medians over ``SEEDS`` seeds, same seeds for both policies.
+end of the run; and fair shares: the most games any bot of the field played
+in those ``AFTER`` rounds over the fewest. Medians over ``SEEDS`` seeds, same
+seeds for both policies.
 
     python benchmarks/ladder_matchmaking.py [SEEDS]
 """
@@ -20,7 +22,7 @@ import random
 import statistics
 import sys
 
-from arena.ladder.matchmaking import choose, rate_game, table_size
+from arena.ladder.matchmaking import choose, rate_game, recent_games, table_size
 from arena.results.ratings import RatingParams
 from arena.tournament.schedule import seating
 
@@ -47,13 +49,15 @@ def trial(seed: int, policy: str) -> tuple[int, int]:
     skill = {f"b{i}": rng.gauss(25, 4) for i in range(FIELD)}
     ratings: dict = {}
     games: dict = {}
+    circles: list = []
     number = 0
 
     def play(n_rounds, log=None):
         nonlocal number
         for _ in range(n_rounds):
             size = table_size(SIZES, number, len(skill))
-            choice = choose(list(skill), ratings, games, size, pick, env, policy)
+            choice = choose(list(skill), ratings, recent_games(circles), size, pick, env, policy)
+            circles.append(choice.players)
             played = _round(rng, list(choice.players), skill, env, ratings)
             for p in choice.players:
                 games[p] = games.get(p, 0) + played
@@ -61,12 +65,14 @@ def trial(seed: int, policy: str) -> tuple[int, int]:
             if log is not None:
                 log.append((played, games.get("new", 0), _ok(skill, ratings, env)))
     play(WARM)
+    before = dict(games)
     skill["new"] = rng.gauss(25, 4)
     log: list = []
     play(AFTER, log)
     last_bad = max((i for i, (_, _, ok) in enumerate(log) if not ok), default=-1)
     settled = log[: last_bad + 2]
-    return sum(g for g, _, _ in settled), settled[-1][1] if settled else 0
+    shares = [games.get(p, 0) - before.get(p, 0) for p in skill if p != "new"]
+    return sum(g for g, _, _ in settled), settled[-1][1] if settled else 0, max(shares) / max(1, min(shares))
 
 
 def _ok(skill, ratings, env) -> bool:
@@ -81,8 +87,10 @@ def main(seeds: int = 30) -> None:
         results = [trial(s, policy) for s in range(seeds)]
         ladder = statistics.median(r[0] for r in results)
         own = statistics.median(r[1] for r in results)
+        spread = statistics.median(r[2] for r in results)
         print(f"{policy:8s} median over {seeds} seeds: {ladder:.0f} ladder games, {own:.0f} of the new bot's own, "
-              f"until its rank is within one place for good")
+              f"until its rank is within one place for good; the field's games after the new bot came, "
+              f"most / fewest: {spread:.2f}")
 
 
 if __name__ == "__main__":

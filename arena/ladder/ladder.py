@@ -11,12 +11,14 @@ Ctrl-C or ``kill -9`` loses only games that were being played, and those are
 played again.
 
 A bot whose faults (timeouts, crashes, illegal or malformed answers, summed
-over its stored games) reach ``suspend_faults`` is suspended: matchmaking seats
-it no more, its games and forfeits stay in the table.
+over its stored games since it was last reinstated) reach ``suspend_faults``
+is suspended: matchmaking seats it no more, its games and forfeits stay in the
+table.
 """
 
 from __future__ import annotations
 
+import collections
 import fcntl
 import json
 import random
@@ -29,7 +31,7 @@ from pathlib import Path
 from arena.game.seeds import SECRET_FILE, Secret, derive_seed, read_secret, write_secret
 from arena.ladder.book import Book, Entry, Round, open_book
 from arena.ladder.errors import LadderError
-from arena.ladder.matchmaking import choose, rate_game, table_size
+from arena.ladder.matchmaking import WINDOW, choose, rate_game, recent_games, table_size
 from arena.plugins.folders import add_folder_players
 from arena.results.ratings import RatingParams
 from arena.results.standings import outcomes, rating_params
@@ -46,6 +48,8 @@ WAKE_SECONDS = 0.5
 POLL_SECONDS = 0.1
 """How often a run reads the games its workers stream (an executor with ``poll``)."""
 PLUGINS = "plugins"
+RUN_BY = "arena ladder run"
+"""Who a run's status changes are logged as (``ladder_changes``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +169,12 @@ class _State:
         self.ratings: dict = {}
         for o in outcomes(store):
             rate_game(self.env, self.ratings, o.seats, o.ranks)
-        self.games = self.book.games_of()
         self.faults = self.book.fault_counts()
+        self.reinstated = self.book.reinstated_at()  # faults at each entry's last reinstatement
         self.pending = self.book.rounds(unfinished_only=True)
+        self.resumed_done = self.store.done() if self.pending else set()  # a stopped run's rounds' stored games
+        self.rounds = self.book.round_count()
+        self.circles = collections.deque(self.book.recent_circles(WINDOW), maxlen=WINDOW)
         self.in_flight: dict = {}
         self.specs: dict[int, GameSpec] = {}  # the games in flight, by index
         self.poll = getattr(executor, "poll", None)  # an executor that streams each game as it finishes
@@ -207,14 +214,18 @@ class _State:
         active = [e for e in entries if e.status == "active"]
         problems = self.ladder.know(active)
         for name, why in problems.items():
-            self.book.set_status(name, "suspended", f"cannot be loaded: {why}")
+            self.book.set_status(name, "suspended", f"cannot be loaded: {why}", by=RUN_BY)
+        reinstated = self.book.reinstated_at()
+        if reinstated != self.reinstated:  # `arena ladder reinstate` while this run plays
+            self.reinstated = reinstated
+            self.suspended = [n for n in self.suspended if n not in reinstated]
         playable = [e for e in active if e.name not in problems]
         names = {e.name for e in playable}
         while len(self.in_flight) < self.limit and (max_games is None or self.planned_now < max_games):
             rnd = self._next_round(names)
             if rnd is None:
                 return
-            games = self.ladder.round_games(rnd, self.store.done())
+            games = self.ladder.round_games(rnd, self.resumed_done)
             if not games:
                 continue
             players = describe_players(self.ladder.registry, list(rnd.circle))
@@ -230,7 +241,7 @@ class _State:
             if set(rnd.circle) <= names:
                 return rnd
         spec = self.ladder.spec
-        number = len(self.book.rounds())
+        number = self.rounds
         size = table_size(spec.table_sizes, number, len(names))
         if size is None:
             self.waiting = (f"waiting for submissions: {len(names)} active, the smallest table seats "
@@ -238,11 +249,14 @@ class _State:
             return None
         self.waiting = ""
         rng = random.Random(derive_seed(spec.seed, "ladder-table", number))
-        choice = choose(sorted(names), self.ratings, self.games, size, rng, self.env)
+        choice = choose(sorted(names), self.ratings, recent_games(self.circles), size, rng, self.env)
         rules = spec.rules[number % len(spec.rules)]
-        return self.book.plan_round(
+        rnd = self.book.plan_round(
             rules, seating(choice.players, derive_seed(spec.seed, "ladder-seating", number)),
             lambda n: derive_seed(spec.seed, "ladder-deal", n))
+        self.rounds = rnd.number + 1
+        self.circles.append(rnd.circle)
+        return rnd
 
     def _store(self, records: list, entries: list[Entry]) -> None:
         """Store and rate the ``(index, record)`` pairs not stored yet (a batch's return repeats the games
@@ -257,12 +271,13 @@ class _State:
             self.played_now += 1
             rate_game(self.env, self.ratings, record["names"], record["result"]["ranks"])
             for seat, name in enumerate(record["names"]):
-                self.games[name] = self.games.get(name, 0) + 1
                 self.faults[name] = self.faults.get(name, 0) + len((record.get("faults") or [[]] * 9)[seat])
-                if self.faults[name] >= limit and name not in house and name not in self.suspended:
+                since = self.faults[name] - self.reinstated.get(name, 0)
+                if since >= limit and name not in house and name not in self.suspended:
                     self.suspended.append(name)
-                    self.book.set_status(name, "suspended", f"{self.faults[name]} faults (the ladder suspends "
-                                                            f"a bot at {limit})")
+                    counted = f"{since} faults" + (" since it was reinstated" if name in self.reinstated else "")
+                    self.book.set_status(name, "suspended", f"{counted} (the ladder suspends a bot at {limit})",
+                                         by=RUN_BY)
 
     def keep_finished(self) -> None:
         """Store what finished while the run was being stopped; cancel the rest (played again next run)."""

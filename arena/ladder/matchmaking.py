@@ -1,27 +1,35 @@
-"""Which table a ladder plays next: the policy, a pure function of the ratings and the counts.
+"""Which table a ladder plays next: the policy, a pure function of the ratings and the recent rounds.
 
 Each round is one deal at one table, played in every rotation (so every
 player holds every hand: the deal's luck cancels). Its table is chosen so:
 
-1. **The seat most in need goes first** (the *anchor*). A player whose sigma
-   is still above :data:`BURST_SIGMA` (a new submission) comes first: a new
-   bot gets a burst of games until its rating settles. Otherwise the player
-   with the fewest games does (fair shares: no bot starves).
-2. **The others are the table that teaches the most.** :data:`CANDIDATES`
-   random tables holding the anchor are drawn; each is scored by TrueSkill's
-   match quality (how close the game is expected to be) times the players'
-   summed variance (how much there is to learn); the best is played.
+1. **The seats most in need go first.** Players whose sigma is still above
+   :data:`BURST_SIGMA` (new submissions) come first: a new bot gets a burst of
+   games until its rating settles. Then every player whose games over the
+   last :data:`WINDOW` rounds are more than :data:`SLACK` below the field's
+   mean (fair shares: no bot starves, a bot the quality score rarely picks
+   included). With none of either, the player with the fewest recent games
+   takes the first seat.
+2. **The others are the table that teaches the most.** They are drawn from the
+   players not more than :data:`SLACK` above the mean (so no bot takes more
+   than its share either); :data:`CANDIDATES` random tables are scored by
+   TrueSkill's match quality (how close the game is expected to be) times the
+   players' summed variance (how much there is to learn); the best is played.
 3. **Every pairing stays reachable.** With probability :data:`EXPLORE` the
-   table is a uniformly random one holding the anchor instead.
+   other seats are drawn uniformly instead.
 
-The table size turns over the ladder's sizes round by round. Every choice is
-drawn from a generator seeded by the ladder's seed and the round number.
+Shares are counted over a window of recent rounds, not over the ladder's
+life: a bot submitted late is owed its share from now on, not the games
+played before it came. The table size turns over the ladder's sizes round by
+round. Every choice is drawn from a generator seeded by the ladder's seed and
+the round number.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import trueskill
@@ -31,7 +39,11 @@ BURST_SIGMA = 4.0
 CANDIDATES = 24
 """Random tables scored per round."""
 EXPLORE = 0.1
-"""The share of rounds whose table is uniformly random (every pairing stays reachable)."""
+"""The share of rounds whose other seats are drawn uniformly (every pairing stays reachable)."""
+WINDOW = 200
+"""How many of the latest rounds fair shares are counted over."""
+SLACK = 0.05
+"""How far (a fraction of the mean) a player's recent games may fall below or rise above the field's mean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +60,20 @@ def table_size(sizes: Sequence[int], number: int, players: int) -> int | None:
     return fitting[number % len(fitting)] if fitting else None
 
 
-def choose(active: Sequence[str], ratings: Mapping[str, trueskill.Rating], games: Mapping[str, int], size: int,
+def recent_games(circles: Iterable[Sequence[str]]) -> Counter:
+    """Games per player over the last :data:`WINDOW` of ``circles`` (the rounds' tables, oldest first).
+
+    A round of ``n`` players is ``n`` games for each of them (one per rotation).
+    """
+    tables = list(circles)[-WINDOW:]
+    return Counter(p for t in tables for p in t for _ in t)
+
+
+def choose(active: Sequence[str], ratings: Mapping[str, trueskill.Rating], recent: Mapping[str, int], size: int,
            rng: random.Random, env: trueskill.TrueSkill, policy: str = "learn") -> Choice:
     """The players of the next round's table, from ``active`` (at least ``size`` of them).
 
+    ``recent``: each player's games over the latest rounds (:func:`recent_games`).
     ``policy`` ``learn`` is the policy above; ``uniform`` a uniformly random
     table (the baseline it is measured against).
     """
@@ -59,20 +81,32 @@ def choose(active: Sequence[str], ratings: Mapping[str, trueskill.Rating], games
     if policy == "uniform":
         return Choice(tuple(rng.sample(pool, size)), "uniform")
     rating = {p: ratings.get(p, env.create_rating()) for p in pool}
-    new = [p for p in pool if rating[p].sigma > BURST_SIGMA]
+    games = {p: recent.get(p, 0) for p in pool}
+    mean = sum(games.values()) / len(pool)
+    new = sorted((p for p in pool if rating[p].sigma > BURST_SIGMA), key=lambda p: (games[p], p))
+    behind = sorted((p for p in pool if p not in new and games[p] < mean * (1 - SLACK)),
+                    key=lambda p: (games[p], p))
+    first = (new + behind)[:size]
     if new:
-        anchor = min(new, key=lambda p: (games.get(p, 0), p))
         reason = "new: placing"
+    elif behind:
+        reason = "behind its share"
     else:
-        fewest = min(games.get(p, 0) for p in pool)
-        anchor = rng.choice([p for p in pool if games.get(p, 0) == fewest])
-        reason = "fair share"
-    others = [p for p in pool if p != anchor]
+        fewest = min(games.values())
+        first = [rng.choice([p for p in pool if games[p] == fewest])]
+        reason = "fewest recent games"
+    need = size - len(first)
+    others = [p for p in pool if p not in first and games[p] <= mean * (1 + SLACK)]
+    if len(others) < need:  # too few within their share: the least ahead make up the table
+        ahead = sorted((p for p in pool if p not in first and p not in others), key=lambda p: (games[p], p))
+        others += ahead[:need - len(others)]
+    if need == 0:
+        return Choice(tuple(first), reason)
     if rng.random() < EXPLORE:
-        return Choice((anchor, *rng.sample(others, size - 1)), f"{reason}; explore")
+        return Choice((*first, *rng.sample(others, need)), f"{reason}; explore")
     best, best_score = None, -1.0
     for _ in range(CANDIDATES):
-        table = (anchor, *rng.sample(others, size - 1))
+        table = (*first, *rng.sample(others, need))
         score = _score(table, rating, env)
         if score > best_score:
             best, best_score = table, score
