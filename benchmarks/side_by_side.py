@@ -3,6 +3,11 @@
     git worktree add --detach ../base main          # the code to compare against
     .venv/bin/python benchmarks/side_by_side.py --base ../base --rounds 5
     .venv/bin/python benchmarks/side_by_side.py --base ../base --only ratings --folder RESULTS
+    .venv/bin/python benchmarks/side_by_side.py --base ../base --only solver,sampler
+
+(solver: the sum of the median CPU seconds of ``benchmarks/solver.py sizes``, this
+tree's script on each tree's code; sampler: the median CPU ms of a decision,
+``benchmarks/solver.py sampler``.)
 
 Each round runs every figure once with each tree, alternating, in fresh
 subprocesses (the tree's own ``arena`` and ``players`` packages first on the
@@ -14,8 +19,8 @@ the rounds are printed with new / old. Figures are CPU time:
   SQLite), CPU ms a game;
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
-- ratings: CPU seconds of ``arena ratings FOLDER`` (the tables of both trees are
-  also compared: they must be identical).
+- ratings: CPU seconds of ``arena ratings FOLDER`` (with ``--ratings-options``;
+  the tables of both trees are also compared: they must be identical).
 """
 
 from __future__ import annotations
@@ -67,20 +72,33 @@ def engine(tree: Path, games: int) -> dict[str, float]:
     return {"engine, games/s with the JSON record": rates[0], "engine, games/s without it": rates[1]}
 
 
-def ratings(tree: Path, folder: str, tables: dict) -> dict[str, float]:
-    out, cpu = _run(tree, "arena", "ratings", folder)
+def ratings(tree: Path, folder: str, tables: dict, options: str = "") -> dict[str, float]:
+    out, cpu = _run(tree, "arena", "ratings", folder, *options.split())
     tables[tree] = out
     return {"arena ratings, CPU s": cpu}
+
+
+def solver(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sizes")
+    return {"solver, sum of median CPU s": sum(float(m) for m in re.findall(r"k=\d+\s+([\d.]+) s", out))}
+
+
+def sampler(tree: Path) -> dict[str, float]:
+    out, _ = _run(tree, str(HERE / "benchmarks" / "solver.py"), "sampler")
+    return {"sampler, median CPU ms a decision": float(re.search(r"CPU median ([\d.]+) ms", out).group(1))}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", default="tournament,engine", help="tournament, engine, ratings (comma-separated)")
+    parser.add_argument("--only", default="tournament,engine",
+                        help="tournament, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
+    parser.add_argument("--ratings-options", default="",
+                        help="options for arena ratings, e.g. '-f json --by seat' (JSON: every digit compared)")
     args = parser.parse_args(argv)
     what = args.only.split(",")
     if "ratings" in what and not args.folder:
@@ -91,12 +109,16 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for label, tree in trees.items():
             got: dict[str, float] = {}
+            if "solver" in what:
+                got.update(solver(tree))
+            if "sampler" in what:
+                got.update(sampler(tree))
             if "tournament" in what:
                 got.update(tournament(tree, args.deals))
             if "engine" in what:
                 got.update(engine(tree, args.games))
             if "ratings" in what:
-                got.update(ratings(tree, args.folder, tables))
+                got.update(ratings(tree, args.folder, tables, args.ratings_options))
             for k, v in got.items():
                 figures[label].setdefault(k, []).append(v)
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)

@@ -1,5 +1,8 @@
 """Benchmarks for the two-player solver and the sampler (run: python benchmarks/solver.py [quick]).
 
+``python benchmarks/solver.py sizes`` or ``sampler`` prints only that part, quick
+(side_by_side.py runs them old against new).
+
 Prints medians: the machine is shared, so single timings are noise. CPU time
 (``time.process_time``) is reported beside wall time.
 """
@@ -112,6 +115,12 @@ if __name__ == "__main__":
         lines, stats = versus_heuristics(deals, first)
         print("\n".join(lines))
         print(stats)
+        sys.exit(0)
+    if sys.argv[1:2] == ["sizes"]:
+        print("\n".join(solver_sizes(sizes=(4, 6), repeats=3)))
+        sys.exit(0)
+    if sys.argv[1:2] == ["sampler"]:
+        print("\n".join(sampler_decisions(games=3)))
         sys.exit(0)
     quick = sys.argv[1:] == ["quick"]
     out = sampler_decisions(games=1 if quick else 3)

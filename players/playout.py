@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from arena.game.cards import SUIT_MASK
-from arena.game.state import TAKE, State
+from arena.game.state import SUIT, TAKE, State
 
 from players.policy import BELOW, HEURISTIC, heuristic_card, model_card
 
@@ -47,7 +47,7 @@ class World(State):
         s = nxt[self.cur]
         while s != leader:
             if active[s] and not hands[s] & m:
-                return BELOW[self.trump if self.best_trump else self.led][self.best_rank]
+                return BELOW[SUIT[self.best]][self.best % 13]
             s = nxt[s]
         return -1
 

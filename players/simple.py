@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from arena import Bot
-from arena.game.cards import CARDS, SUIT_MASK
+from arena.game.cards import CARDS, SUIT_MASK, mask_of
 
 from players.policy import high_card, low_card
-
-
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
 
 
 class RandomBot(Bot):
@@ -27,7 +23,7 @@ class LowBot(Bot):
     name = "low"
 
     def play(self, view):
-        legal = _mask(view.legal)
+        legal = mask_of(view.legal)
         cutting = view.led_suit is not None and not legal & SUIT_MASK[view.led_suit]
         return CARDS[low_card(legal, cutting)]
 
@@ -38,4 +34,4 @@ class HighBot(Bot):
     name = "high"
 
     def play(self, view):
-        return CARDS[high_card(_mask(view.legal))]
+        return CARDS[high_card(mask_of(view.legal))]

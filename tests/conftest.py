@@ -10,7 +10,10 @@ it passes whichever worker runs it, next to whichever other test:
   session-scoped fixtures are made once. Tests of several files that share an expensive session
   fixture name one group with ``pytestmark = pytest.mark.xdist_group("NAME")``.
 - A module that takes tens of seconds says ``pytestmark = pytest.mark.long``: long modules are
-  handed out first, so the two workers finish together.
+  handed out first, so the two workers finish together (the groups go out in the order collected,
+  ``--no-loadscope-reorder``; xdist would otherwise send the groups of most tests first).
+- A group needs pytest below 9.2 (pyproject.toml): pytest 9.2's node ids no longer take the group
+  suffix xdist writes, and every test became a unit of its own (pytest-dev/pytest-xdist#1386).
 - Files only under ``tmp_path`` / ``tmp_path_factory`` (never the checkout, the current folder,
   ``~`` or a fixed /tmp name); ports from the system (port 0); cgroups, users and the like named
   per process. Another worker runs at the same time.

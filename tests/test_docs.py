@@ -8,7 +8,9 @@ a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
 
 - ``[--option value]`` in a synopsis is optional and left out;
 - :data:`REDUCED` lists how a long command is cut down (fewer deals, samples
-  or games; the flags it appends win over a file's keys);
+  or games; the flags it appends win over a file's keys), and the sampler
+  plays out fewer worlds a decision (:data:`SAMPLER`: the same code, less of
+  it);
 - :data:`SETUP` lists what a command needs first (a finished event, the
   scaffolded bot installed), made once per workspace; an `arena compare A B`
   command starts its own comparison (its folder from an earlier command of
@@ -16,6 +18,10 @@ a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
 - :data:`NOT_RUN` lists, with the reason, the commands that need what a test
   cannot have (a Dask cluster). Every command is run or listed there: a new
   command in the docs is covered by this test as soon as it is written.
+
+The commands fall into units (:func:`unit_of`: the setups they share): each
+unit has its own workspace and is one xdist group, so the two workers share
+the units out.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -48,9 +55,21 @@ NOT_RUN = {
     "arena ladder serve ladders/club --port 8765":
         "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
 }
+SAMPLER = "sampler(worlds=8)"
+"""The sampler as the docs' commands run it: 8 worlds a decision, not 120 (its playouts and
+solver still run at every decision)."""
+
+
+def _players_of(event: str) -> str:
+    """A ready event's players, the sampler as :data:`SAMPLER`."""
+    players = tomllib.loads((ROOT / "tournaments" / f"{event}.toml").read_text(encoding="utf-8"))["players"]
+    return ",".join(SAMPLER if p == "sampler" else p for p in players)
+
+
 REDUCED = [
     # (pattern matched against the command, what is done to it)
-    (r"tournaments/ladder\.toml", ("append", ["--budget", "4", "--deals", "1"])),  # 4 games, not 4,000
+    (r"tournaments/ladder\.toml", ("append", ["--budget", "4", "--deals", "1",  # 4 games, not 4,000
+                                             "--players", _players_of("ladder")])),
     (r"^arena tournament run champions-shootout", ("append", ["--deals", "1"])),  # 4 games
     (r"--deals \S+\.jsonl", ("append", [])),  # a deal book: as many deals as the (cut-down) book has
     (r"^arena tournament run ", ("append", ["--deals", "2"])),  # quick: 32 games; replay 17 needs 18
@@ -77,6 +96,10 @@ SETUP = [
     (r"^arena ladder (?!create).*ladders/club\b", "club"),
     (r"^arena ladder .*ladders/club.*\bmy-bot-v1\b", "club-bot"),
 ]
+UNITS = {"quick": "quick", "quick-deals": "quick", "match": "match", "ladder": "ladder",
+         "champions-shootout": "research", "my-bot": "bots", "careful": "bots", "club": "bots", "club-bot": "bots",
+         "new-old": "compare", "compare-new-old": "compare"}
+"""The unit of the commands that need a setup: the setups one workspace makes."""
 EVENTS = {
     "quick": "arena tournament run tournaments/quick.toml",
     "match": "arena tournament run tournaments/match.toml",
@@ -107,7 +130,8 @@ def _code_lines(text: str):
         previous_blank = not line.strip()
 
 
-_COMMAND = re.compile(r"(?:^|&& )(?:\.venv/bin/|/usr/bin/time -v )?(arena [^#`]*)")
+_COMMAND = re.compile(r"(?:^|&& )(?:\.venv/bin/|/usr/bin/time -v )?(arena (?:[^#`]|(?<=\S)#)*)")
+"""An `arena` command up to a comment (a ``#`` after a space: ``random#2`` is an alias) or a backtick."""
 
 
 def documented_commands() -> dict[str, list[str]]:
@@ -134,8 +158,10 @@ def test_the_docs_have_commands_and_the_lists_name_only_documented_ones():
 
 
 def reduced(command: str) -> str:
-    """The command as the test runs it: synopsis options left out, long runs cut down (:data:`REDUCED`)."""
+    """The command as the test runs it: synopsis options left out, long runs cut down (:data:`REDUCED`),
+    the sampler as :data:`SAMPLER`."""
     command = re.sub(r"\s*\[[^\]]*\]", "", command)
+    command = re.sub(r"(?<![-\w])sampler(?![-\w(#])", SAMPLER, command)
     for pattern, (how, *what) in REDUCED:
         if not re.search(pattern, command):
             continue
@@ -146,6 +172,23 @@ def reduced(command: str) -> str:
         old, new = what
         return re.sub(old, new, command) if re.search(old, command) else f"{command} {new}"
     return command
+
+
+def needs(command: str) -> list[str]:
+    """The setups a command needs (:data:`SETUP`), in order."""
+    return [need for pattern, need in SETUP if re.search(pattern, command)]
+
+
+def unit_of(command: str) -> str:
+    """The unit a command runs in: that of the event it runs or of its setups (:data:`UNITS`), else
+    research, bots (new-bot) or plain."""
+    for need in [*(n for n, event in EVENTS.items() if command.startswith(event)), *needs(command)]:
+        return UNITS[need]
+    if command.startswith("arena research "):
+        return "research"
+    if command.startswith("arena new-bot my-bot"):
+        return "bots"
+    return "plain"
 
 
 class Workspace:
@@ -178,6 +221,9 @@ class Workspace:
     def ensure(self, need: str) -> None:
         """Make what a command needs, once."""
         if need in self.made:
+            return
+        if need in EVENTS and need != "compare-new-old" and (self.root / "results" / need).exists():
+            self.made.add(need)  # the docs' own command ran the event
             return
         if need == "compare-new-old":
             self.ensure("new-old")
@@ -235,22 +281,35 @@ def _check(done: subprocess.CompletedProcess, what: str) -> None:
     assert done.returncode == 0, f"{what}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
 
 
+def test_every_setup_has_a_unit():
+    assert sorted({need for _, need in SETUP}) == sorted(UNITS)
+
+
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory) -> Workspace:
-    return Workspace(tmp_path_factory.mktemp("docs"))
+def workspaces(tmp_path_factory):
+    """``workspaces(unit)``: the unit's Workspace, made for its first command."""
+    made: dict[str, Workspace] = {}
+
+    def get(unit: str) -> Workspace:
+        if unit not in made:
+            made[unit] = Workspace(tmp_path_factory.mktemp(f"docs-{unit}"))
+        return made[unit]
+    return get
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in NOT_RUN], ids=lambda c: COMMANDS[c][0])
-def test_documented_command_runs(workspace, command):
-    """The command exits 0 with no traceback (cut down as REDUCED says, after its SETUP)."""
+@pytest.mark.parametrize("command", [
+    pytest.param(c, id=COMMANDS[c][0], marks=pytest.mark.xdist_group(f"docs-{unit_of(c)}"))
+    for c in COMMANDS if c not in NOT_RUN])
+def test_documented_command_runs(workspaces, command):
+    """The command exits 0 with no traceback (cut down as REDUCED says, after its SETUP, in its unit's workspace)."""
+    workspace = workspaces(unit_of(command))
     if command.startswith("arena new-bot my-bot"):
         shutil.rmtree(workspace.home / "bots" / "my-bot", ignore_errors=True)
         _check(workspace.run(command, site=workspace.clean), command)  # before my-bot is installed
         assert (workspace.home / "bots" / "my-bot" / "pyproject.toml").is_file()
         return
-    for pattern, need in SETUP:
-        if re.search(pattern, command):
-            workspace.ensure(need)
+    for need in needs(command):
+        workspace.ensure(need)
     if command.startswith("arena compare ") and "--resume" not in command:
         shutil.rmtree(workspace.root / "results" / _compare_name(command), ignore_errors=True)  # its own comparison
     _check(workspace.run(reduced(command)), f"{command} (from {', '.join(COMMANDS[command])})")

@@ -9,7 +9,6 @@ exception escaping the game.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import threading
 import time
@@ -75,12 +74,14 @@ class InProcessClient:
         self.tracker: GameSeat | None = None
         self._output = _Capture(OutputLog())
         self._last_output = ""
+        self._swap = False
 
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self._output = _Capture(OutputLog())
+        self._swap = threading.current_thread() is threading.main_thread()  # a game stays on its thread
         self.tracker = GameSeat(seat, players, rules)
         self.tracker.feed_many(events)
-        return self._call(lambda: self._create_and_start(seed))
+        return self._call(self._create_and_start, seed)
 
     def _create_and_start(self, seed: int):
         self.bot = self.spec.create(seed=seed)
@@ -91,24 +92,26 @@ class InProcessClient:
         if self.bot is None:
             return Reply(Status.CRASH, detail="the bot could not be created")
         view = self.tracker.view(legal, decision, None)
-        return self._call(lambda: self.bot.act(view))
+        return self._call(self.bot.act, view)
 
     def finish(self, events, result) -> None:
         self.tracker.feed_many(events)
         if self.bot is not None:
-            self._call(lambda: self.bot.end_game(result), "end_game ")
+            self._call(self.bot.end_game, result, "end_game ")
         self._last_output = self._output.log.text()
 
     def game_log(self) -> str:
         return self._last_output
 
-    def _call(self, fn, what: str = "") -> Reply:
+    def _call(self, fn, arg, what: str = "") -> Reply:
+        """``fn(arg)``, timed, its output captured; a crash is a Reply (no lambda a call: one is made
+        at every decision)."""
         out, err = sys.stdout, sys.stderr
-        if threading.current_thread() is threading.main_thread():
+        if self._swap:
             sys.stdout = sys.stderr = self._output
         cpu0, wall0 = _thread_time(), _perf_counter()
         try:
-            value = fn()
+            value = fn(arg)
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
             cpu, wall = _thread_time() - cpu0, _perf_counter() - wall0
             detail = f"{type(exc).__name__}: {exc}"
@@ -152,8 +155,11 @@ class SeatLog:
     faults: list[dict] = field(default_factory=list)
 
     def summary(self) -> dict:
-        def med(xs):
-            return round(statistics.median(xs), 3) if xs else None
+        def med(xs):  # statistics.median's value (the mean of the middle two of an even count), without its checks
+            if not xs:
+                return None
+            xs, half = sorted(xs), len(xs) // 2
+            return round(xs[half] if len(xs) % 2 else (xs[half - 1] + xs[half]) / 2, 3)
         return {
             "decisions": len(self.cpu_ms), "plays": len(self.play_cpu_ms),
             "play_cpu_ms": round(sum(self.play_cpu_ms), 3),

@@ -1,8 +1,10 @@
-"""``arena ladder create|run|submit|retire|entries|table``: a standing ladder (docs/ladder-service.md)."""
+"""``arena ladder create|run|submit|retire|reinstate|entries|table|serve``: a standing ladder
+(docs/ladder-service.md)."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -16,7 +18,7 @@ from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_colu
 from arena.ladder.book import open_book
 from arena.ladder.errors import LadderError
 from arena.ladder.ladder import SUSPEND_FAULTS, Ladder
-from arena.ladder.submit import retire, submit
+from arena.ladder.submit import reinstate, retire, submit
 from arena.results.standings import check_format, ratings_text
 from arena.results.store import Store
 from arena.tournament.executors import make_executor
@@ -73,7 +75,7 @@ def run(
         changed = {k: v for k, v in (("backend", backend), ("scheduler", scheduler)) if v is not None}
         ladder.spec = spec_from_dict({**ladder.spec.to_dict(), **changed}, "command line", ladder.spec.presets)
     sandbox_warning()
-    executor = make_executor(ladder.spec, jobs, ladder.registry)
+    executor = make_executor(ladder.spec, jobs, ladder.registry, say=lambda t: typer.echo(f"ladder: {t}", err=True))
     typer.echo(f"ladder {folder}: playing{f' {games} games' if games else ' until stopped (Ctrl-C)'}", err=True)
     shown = [0]
 
@@ -122,15 +124,33 @@ def retire_cmd(ctx: typer.Context, folder: Path = typer.Argument(..., help="The 
     out(f"{entry.name}: {entry.status}")
 
 
+@app.command("reinstate")
+def reinstate_cmd(ctx: typer.Context, folder: Path = typer.Argument(..., help="The ladder's folder."),
+                  name: str = typer.Argument(..., help="The suspended entry to put back, e.g. mybot-v1."),
+                  reason: str = typer.Option("", "--reason", help="Why (stored with the change).")) -> None:
+    """Put a suspended entry back into matchmaking; its suspension counts faults from now on."""
+    entry = reinstate(Ladder.open(folder, session(ctx).registry), name, reason)
+    out(f"{entry.name}: {entry.status} ({entry.reason})")
+
+
 @app.command("entries")
 def entries_cmd(
     folder: Path = typer.Argument(..., help="The ladder's folder."),
     name: Optional[str] = typer.Option(None, "--report", help="Print this entry's check-bot report."),
+    changes: Optional[str] = typer.Option(None, "--changes", help="Print this entry's status changes: when, "
+                                          "to what, by whom and why."),
     as_json: bool = typer.Option(False, "--json", help="Every entry as JSON."),
 ) -> None:
     """Every entry: version, status and why, the version it follows."""
     with Store(folder) as store:
-        entries = open_book(store).entries()
+        book = open_book(store)
+        entries = book.entries()
+        if changes is not None:
+            if book.entry(changes) is None:
+                raise LadderError(f"no entry {changes!r} in {folder} (entries: {', '.join(e.name for e in entries)})")
+            for status, reason, by, at in book.changes(changes):
+                out(f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at))}  {status:<10} by {by}: {reason}")
+            return
     if name is not None:
         entry = next((e for e in entries if e.name == name), None)
         if entry is None or not entry.report:
@@ -168,7 +188,8 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
 ) -> None:
-    """Serve the leaderboard, each bot's page, the report and a submission form (needs the [serve] extra)."""
+    """Serve the leaderboard, each bot's page, recent games in the replay viewer, the report and a submission form
+    (needs the [serve] extra)."""
     try:
         import arena.ladder.web as web  # starlette and uvicorn: only when serving
     except ImportError as exc:

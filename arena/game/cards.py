@@ -20,7 +20,6 @@ from arena.game.errors import CardError
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 MAX_DECKS = 2
 PACK = 52

@@ -72,21 +72,24 @@ class Game:
         _shuffle(rng, pack)
         step = 1 if rules.direction == "clockwise" else -1
         seats = [(dealer + step * (i + 1)) % players for i in range(players)]
-        hands = [0] * players
+        held: list = [()] * players      # each seat's cards, lowest id first
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
-                hands[seat] = _mask(pack[i::players])
+                held[seat] = sorted(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, _pile_sizes(rng, players, len(pack))):
-                hands[seat] = _mask(pack[start:start + size])
+                held[seat] = sorted(pack[start:start + size])
                 start += size
-        return cls._dealt(rules, hands, rng, seed, dealer, given=False)
+        start = {"hands": [list(map(TEXTS.__getitem__, cards)) for cards in held]}
+        return cls._dealt(rules, [_mask(cards) for cards in held], rng, seed, dealer, start)
 
     @classmethod
-    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, given: bool = True) -> "Game":
+    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> "Game":
+        """The game of a deal; ``start`` is the record's (None: a given deal, recorded from ``hands``)."""
         state = State(rules, len(hands), rng, dealer, hands)
-        start = {"hands": [_texts_of(h) for h in hands], **({"given": True} if given else {})}
+        if start is None:
+            start = {"hands": [_texts_of(h) for h in hands], "given": True}
         game = cls(rules, state, seed, start, dealer)
         game._begin(state.holder(AS), first_trick=True)
         return game

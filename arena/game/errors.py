@@ -44,3 +44,11 @@ class SeedError(ArenaError, ValueError):
 
 class MatchError(ArenaError, ValueError):
     """A match option (``match_points``, ``match_score``) or a match record that is not valid."""
+
+
+class SolverError(ArenaError, ValueError):
+    """A position or rule set the solver cannot handle."""
+
+
+class SolverBudget(ArenaError, RuntimeError):
+    """The search went past its node or time budget (the position is too big for it)."""

@@ -127,7 +127,7 @@ def for_seat_shared(game, seat: int, start: int, made: dict[int, dict]) -> list[
 class SeatEvents(NamedTuple):
     """A game's events ``start`` to ``stop`` for ``seat``, kept as the engine's tuples.
 
-    :meth:`dicts` gives what :func:`for_seat` gives; an in-process seat
+    A sandboxed seat gets them as :func:`for_seat` gives them; an in-process seat
     (:class:`arena.game.follow.GameSeat`) reads the tuples and skips the dicts.
     A NamedTuple: the referee makes one at every decision.
     """
@@ -136,10 +136,6 @@ class SeatEvents(NamedTuple):
     seat: int
     start: int
     stop: int
-
-    def dicts(self) -> list[dict]:
-        game, seat = self.game, self.seat
-        return [to_json(game, e, seat) for e in game.events[self.start:self.stop]]
 
 
 _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))

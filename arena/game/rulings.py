@@ -5,6 +5,8 @@ two-player solver (:mod:`arena.game.solver`) both call these, so each of these
 rules (docs/rules.md) is written once:
 
 - :func:`lead_mask`, :func:`follow_mask`: which cards may be played;
+- :func:`follow_step` (:data:`STEP`, its table): the trick step, what a card
+  does to the trick's winning card: takes it, falls under it, or cuts;
 - :func:`drawn_cut_ends`: ``drawn_cut_loses``;
 - :func:`escape_mode`, :func:`winner_without_cards`: what a clean-trick winner
   who played their last card does (``escape``, ``simultaneous``);
@@ -13,7 +15,7 @@ rules (docs/rules.md) is written once:
 
 from __future__ import annotations
 
-from arena.game.cards import BIT, SUIT_MASK
+from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK
 
 PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
 MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
@@ -36,6 +38,30 @@ def follow_mask(hand: int, led: int, trump: int = -1) -> int:
     if trump >= 0:
         return hand & SUIT_MASK[trump] or hand
     return hand
+
+
+HOLDS, TAKES, CUTS = 0, 1, 2
+"""The answers of :func:`follow_step`."""
+
+
+def follow_step(best: int, c: int) -> int:
+    """The trick step: what card ``c`` does to a trick whose winning card so far is ``best``.
+
+    ``TAKES``: a higher card of ``best``'s suit, ``c`` wins the trick so far (the
+    higher card of the led suit wins; of two equal cards, two packs, the first
+    played keeps it); ``HOLDS``: a lower or equal card of that suit; ``CUTS``: a
+    card of another suit, a thulla: the trick stops and the holder of ``best``
+    (the highest card of the led suit) picks it up. With trumps (Donkey) a
+    card of another suit may be a trump instead: the rules core decides that
+    (:class:`arena.game.state.State`), the solver has no trumps.
+    """
+    if c % PACK // 13 != best % PACK // 13:
+        return CUTS
+    return TAKES if c % 13 > best % 13 else HOLDS
+
+
+STEP = tuple(tuple(follow_step(best, c) for c in range(len(CARDS))) for best in range(len(CARDS)))
+"""``STEP[best][c]`` is :func:`follow_step` ``(best, c)``: the form the hot paths index."""
 
 
 def drawn_cut_ends(cut_loses: bool, drawn_lead: bool, players: int, thrower: int, picker: int) -> bool:

@@ -9,10 +9,12 @@ as much: a copy and a play for every move and every card a draw can bring).
 Every decision a rule takes is a call to the same function of
 :mod:`arena.game.rulings` that the rules core (:class:`arena.game.state.State`)
 calls: the cards that may be led and played (``lead_mask``, ``follow_mask``),
+the trick step (``STEP``, the table of ``follow_step``: who wins a trick, and
+whether a card cuts it, the holder of the led card then picking it up),
 ``drawn_cut_loses`` (``drawn_cut_ends``), the escape rule with ``simultaneous``
 (``winner_without_cards``) and the shootout (``no_common_suit``). What is
-written here is the two-card trick they leave: the higher card of the led suit
-wins, the leader picks up a cut, the last player left is the Bhabhi.
+written here is how a trick's cards move between the two masks and that a
+player left alone holding cards is the Bhabhi (value 1).
 ``tests/game/test_solver_core.py`` checks the values under every escape,
 shootout, drawn_cut_loses and simultaneous option against an expectiminimax
 over ``State``, ``tests/game/test_solver.py`` against one over the engine.
@@ -46,13 +48,17 @@ import time
 from dataclasses import dataclass
 
 from arena.game.cards import CARDS, PACK, bit_list, cards_of, sort_hand
-from arena.game.errors import ArenaError
+from arena.game.errors import SolverBudget, SolverError
 from arena.game.rules import Rules
 from arena.game.rulings import (
+    CUTS,
     DRAW,
     DRAW_NEXT,
+    HOLDS,
     MODES,
     PASS,
+    STEP,
+    TAKES,
     TIED,
     drawn_cut_ends,
     escape_mode,
@@ -64,14 +70,6 @@ from arena.game.rulings import (
 
 FULL = (1 << PACK) - 1
 SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
-
-
-class SolverError(ArenaError, ValueError):
-    """A position or rule set the solver cannot handle."""
-
-
-class SolverBudget(ArenaError, RuntimeError):
-    """The search went past its node or time budget (the position is too big for it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +186,7 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     cut_loses = rules.drawn_cut_loses
     mode = MODES[rules.escape]
     highest_loses = rules.simultaneous == "highest_loses"
-    suit_of = [SUIT13[c // 13] for c in range(PACK)]
     suit_index = [c // 13 for c in range(PACK)]
-    rank_of = [c % 13 for c in range(PACK)]
     thread_time = time.thread_time
 
     canonical = solver.canonical
@@ -264,17 +260,18 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     def reply(L: int, F: int, c: int, drawn: bool) -> float:
         """Leader's value after leading ``c`` (``L`` without it); the follower maximises it."""
         legal = follow_mask(F, suit_index[c])
+        step = STEP[c]                      # the trick step: every legal reply follows suit, or every one cuts
         worst = -1.0
-        if legal & suit_of[c]:
-            rc = rank_of[c]
+        if step[(legal & -legal).bit_length() - 1] != CUTS:
             while legal:
                 low = legal & -legal
                 legal ^= low
                 F2 = F ^ low
-                if rank_of[low.bit_length() - 1] > rc:
-                    x = 1.0 - settle(F2, L, c, low.bit_length() - 1)
+                f = low.bit_length() - 1
+                if step[f] == TAKES:
+                    x = 1.0 - settle(F2, L, c, f)
                 else:
-                    x = settle(L, F2, c, low.bit_length() - 1)
+                    x = settle(L, F2, c, f)
                 if x > worst:
                     worst = x
                     if worst >= 1.0:
@@ -332,9 +329,10 @@ def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     def settle_one(rest: int, F: int, c: int, drawn: bool, f: int) -> float:
         """Leader's value when the follower plays ``f`` to ``c``."""
         F2 = F ^ 1 << f
-        if F & suit_of[c]:
-            if rank_of[f] > rank_of[c]:
-                return 1.0 - settle(F2, rest, c, f)
+        step = STEP[c][f]
+        if step == TAKES:
+            return 1.0 - settle(F2, rest, c, f)
+        if step == HOLDS:
             return settle(rest, F2, c, f)
         if drawn_cut_ends(cut_loses, drawn, 2, 1, 0):
             return 1.0

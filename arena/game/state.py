@@ -6,8 +6,8 @@ faults, records and views; the sampler's playouts copy a state and play it out
 with the heuristic policy (:mod:`players.playout`, :mod:`players.policy`); the
 two-player solver (:mod:`arena.game.solver`) steps through tricks on two hand
 masks with the same rule decisions: both call the pure functions of
-:mod:`arena.game.rulings` (which cards may be played, ``drawn_cut_loses``, the
-escape rule and ``simultaneous``, the shootout). docs/engine.md shows how they
+:mod:`arena.game.rulings` (which cards may be played, the trick step,
+``drawn_cut_loses``, the escape rule and ``simultaneous``, the shootout). docs/engine.md shows how they
 fit together.
 
 Hands are bitmasks of card ids (:mod:`arena.game.cards`). A state records
@@ -25,10 +25,13 @@ from arena.game.errors import PositionError
 from arena.game.rules import Rules
 from arena.game.rulings import (
     ALONE,
+    CUTS,
     DRAW,
     MODES,
     PASS,
     SIMULTANEOUS,
+    STEP,
+    TAKES,
     TIED,
     drawn_cut_ends,
     follow_mask,
@@ -41,7 +44,6 @@ from arena.game.tables import legal_tuple
 PLAY, TAKE = "play", "take"
 AS = int(ACE_OF_SPADES)
 SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
-RANK = tuple(c % 13 for c in range(len(CARDS)))
 
 
 class State:
@@ -50,8 +52,8 @@ class State:
     ``hands[s]`` (masks), ``active[s]``, ``out`` (finishing order so far),
     ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
     trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
-    or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best_rank``/
-    ``best_trump`` (who wins the trick so far), ``trump`` (-1: none yet),
+    or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best``
+    (who wins the trick so far, with which card), ``trump`` (-1: none yet),
     ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
     ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a
     draw), ``reason`` and ``tied``.
@@ -59,7 +61,7 @@ class State:
 
     __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
                  "take_dealer", "cut_loses", "escape", "highest_loses", "hands", "active", "out", "pile", "tseats",
-                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best_rank", "best_trump",
+                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
                  "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
     def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
@@ -80,8 +82,8 @@ class State:
         self.out, self.pile = list(out), list(pile)
         self.tseats, self.tcards = [], []
         self.emptied = False            # did a seat play its last card in this trick?
-        self.led = self.best_seat = self.best_rank = self.must = -1
-        self.best_trump = self.drawn_lead = False
+        self.led = self.best_seat = self.best = self.must = -1
+        self.drawn_lead = False
         self.trump, self.leader, self.cur, self.decision, self.first = trump, 0, 0, PLAY, True
         self.loser = self.reason = None
         self.tied: tuple[int, ...] = ()
@@ -100,7 +102,7 @@ class State:
         new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
         new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
         new.n_active, new.emptied, new.led, new.trump = self.n_active, self.emptied, self.led, self.trump
-        new.best_seat, new.best_rank, new.best_trump = self.best_seat, self.best_rank, self.best_trump
+        new.best_seat, new.best = self.best_seat, self.best
         new.leader, new.cur, new.decision, new.first = self.leader, self.cur, self.decision, self.first
         new.must, new.drawn_lead = self.must, self.drawn_lead
         new.loser, new.reason, new.tied, new.log = self.loser, self.reason, self.tied, None
@@ -163,24 +165,23 @@ class State:
         self.tseats.append(s)
         if not hand:
             self.emptied = True
-        suit, led = SUIT[c], self.led
-        if led < 0:                                     # the lead
-            self.led, self.best_seat, self.best_rank, self.must = suit, s, RANK[c], -1
-            self.best_trump = suit == self.trump
-        elif suit == led:
-            rank = RANK[c]
-            if rank > self.best_rank and (not self.best_trump or suit == self.trump):
-                self.best_seat, self.best_rank = s, rank
-        elif self.trumps and (self.trump < 0 or suit == self.trump):
-            if self.trump < 0:
-                self.trump = suit
-                if self.log is not None:
-                    self.log.append((ev.TRUMP, suit))
-            if not self.best_trump or RANK[c] > self.best_rank:
-                self.best_seat, self.best_rank, self.best_trump = s, RANK[c], True
-        elif not (self.first and self.free_first):
-            self._settle_pickup(s)
-            return
+        if self.led < 0:                                # the lead
+            self.led, self.best_seat, self.best, self.must = SUIT[c], s, c, -1
+        else:
+            step = STEP[self.best][c]                   # the trick step (rulings.follow_step)
+            if step == TAKES:
+                self.best_seat, self.best = s, c
+            elif step == CUTS and SUIT[c] != self.led:  # (under a trump, the led suit holds)
+                suit = SUIT[c]
+                if self.trumps and (self.trump < 0 or suit == self.trump):
+                    if self.trump < 0:                  # the first cut fixes the trumps
+                        self.trump = suit
+                        if self.log is not None:
+                            self.log.append((ev.TRUMP, suit))
+                    self.best_seat, self.best = s, c    # the winning card was not a trump
+                elif not (self.first and self.free_first):
+                    self._settle_pickup(s)
+                    return
         nxt, active = self.nxt, self.active
         s = nxt[s]
         while not active[s]:

@@ -14,6 +14,7 @@ from typing import Any
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
 from arena.game.match import MatchView
 from arena.game.rules import Rules
+from arena.game.rulings import STEP, TAKES
 from arena.game.tables import held_order
 
 _SUIT = {s: i for i, s in enumerate(SUITS)}
@@ -119,13 +120,11 @@ class PlayerView:
         return tuple(seats)
 
     def winning(self) -> tuple[int, Card] | None:
-        """The (seat, card) that currently wins the trick: highest trump, else highest of the led suit."""
+        """The (seat, card) that currently wins the trick: highest trump, else highest of the led suit
+        (the trick step, :func:`arena.game.rulings.follow_step`)."""
         best = None
         for seat, c in self.trick:
-            if self.trump is not None and c.suit == self.trump:
-                if best is None or best[1].suit != self.trump or c.rank > best[1].rank:
-                    best = (seat, c)
-            elif c.suit == self.led_suit and (best is None or (best[1].suit == c.suit and c.rank > best[1].rank)):
+            if best is None or STEP[best[1]][c] == TAKES or c.suit == self.trump != best[1].suit:
                 best = (seat, c)
         return best
 

@@ -12,7 +12,10 @@ tournament's. Next to them the ladder keeps:
   report and when it came;
 - ``ladder_rounds``: every round matchmaking planned (one deal at one table,
   played in every rotation), written before its games are sent, so a run
-  stopped in any way (Ctrl-C, ``kill -9``) finishes the rounds it began.
+  stopped in any way (Ctrl-C, ``kill -9``) finishes the rounds it began;
+- ``ladder_changes``: every status change of an entry: to what, why, by whom
+  (the user, ``arena ladder run`` or ``check-bot``), when, and the entry's
+  faults at that moment (a reinstated bot's suspension counts faults from there).
 
 Several processes share the file (``run`` plays while ``submit`` admits): every
 change is one SQLite transaction, and readers see only committed rows.
@@ -38,8 +41,13 @@ CREATE TABLE IF NOT EXISTS ladder_entries (
 CREATE TABLE IF NOT EXISTS ladder_rounds (
     round INTEGER PRIMARY KEY, rules TEXT NOT NULL, circle TEXT NOT NULL, deal_seed INTEGER NOT NULL,
     first_idx INTEGER NOT NULL, planned_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS ladder_changes (
+    name TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, by TEXT NOT NULL, at REAL NOT NULL,
+    faults INTEGER NOT NULL);
 """
 STATUSES = ("checking", "active", "rejected", "retired", "suspended")
+REINSTATED = "reinstated"
+"""The reason prefix of the change that puts a suspended entry back to active."""
 PLAYING = ("active",)
 """The statuses matchmaking seats."""
 _ENTRY_COLUMNS = ("name", "player", "plugin", "version", "code_hash", "folder", "previous", "status", "reason",
@@ -122,15 +130,31 @@ class Book:
         self._write(lambda: self.db.execute(
             f"INSERT INTO ladder_entries VALUES ({', '.join('?' * len(values))})", values))
 
-    def set_status(self, name: str, status: str, reason: str = "", report: Any = None) -> None:
+    def set_status(self, name: str, status: str, reason: str = "", report: Any = None, by: str = "arena") -> None:
+        """Change an entry's status, logged in ``ladder_changes`` with ``by`` (who), the time and its faults."""
         assert status in STATUSES
-        if report is None:
-            self._write(lambda: self.db.execute(
-                "UPDATE ladder_entries SET status = ?, reason = ? WHERE name = ?", (status, reason, name)))
-        else:
-            self._write(lambda: self.db.execute(
-                "UPDATE ladder_entries SET status = ?, reason = ?, report = ? WHERE name = ?",
-                (status, reason, json.dumps(report), name)))
+
+        def change() -> None:
+            if report is None:
+                self.db.execute("UPDATE ladder_entries SET status = ?, reason = ? WHERE name = ?",
+                                (status, reason, name))
+            else:
+                self.db.execute("UPDATE ladder_entries SET status = ?, reason = ?, report = ? WHERE name = ?",
+                                (status, reason, json.dumps(report), name))
+            faults = self.db.execute("SELECT COUNT(*) FROM faults WHERE player = ?", (name,)).fetchone()[0]
+            self.db.execute("INSERT INTO ladder_changes VALUES (?, ?, ?, ?, ?, ?)",
+                            (name, status, reason, by, time.time(), faults))
+        self._write(change)
+
+    def changes(self, name: str) -> list[tuple[str, str, str, float]]:
+        """An entry's status changes in order: (status, reason, by, at)."""
+        return self._read("SELECT status, reason, by, at FROM ladder_changes WHERE name = ? ORDER BY rowid",
+                          (name,))
+
+    def reinstated_at(self) -> dict[str, int]:
+        """Each reinstated entry's faults when it was last reinstated (its suspension counts from there)."""
+        return dict(self._read("SELECT name, faults FROM ladder_changes WHERE rowid IN (SELECT MAX(rowid) FROM "
+                               "ladder_changes WHERE reason LIKE ? GROUP BY name)", (REINSTATED + "%",)))
 
     def entries(self) -> list[Entry]:
         rows = self._read(f"SELECT {', '.join(_ENTRY_COLUMNS)} FROM ladder_entries ORDER BY submitted_at, name")

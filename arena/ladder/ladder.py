@@ -11,8 +11,9 @@ Ctrl-C or ``kill -9`` loses only games that were being played, and those are
 played again.
 
 A bot whose faults (timeouts, crashes, illegal or malformed answers, summed
-over its stored games) reach ``suspend_faults`` is suspended: matchmaking seats
-it no more, its games and forfeits stay in the table.
+over its stored games since it was last reinstated) reach ``suspend_faults``
+is suspended: matchmaking seats it no more, its games and forfeits stay in the
+table.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ WAKE_SECONDS = 0.5
 POLL_SECONDS = 0.1
 """How often a run reads the games its workers stream (an executor with ``poll``)."""
 PLUGINS = "plugins"
+RUN_BY = "arena ladder run"
+"""Who a run's status changes are logged as (``ladder_changes``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,7 @@ class _State:
         for o in outcomes(store):
             rate_game(self.env, self.ratings, o.seats, o.ranks)
         self.faults = self.book.fault_counts()
+        self.reinstated = self.book.reinstated_at()  # faults at each entry's last reinstatement
         self.pending = self.book.rounds(unfinished_only=True)
         self.resumed_done = self.store.done() if self.pending else set()  # a stopped run's rounds' stored games
         self.rounds = self.book.round_count()
@@ -210,7 +214,11 @@ class _State:
         active = [e for e in entries if e.status == "active"]
         problems = self.ladder.know(active)
         for name, why in problems.items():
-            self.book.set_status(name, "suspended", f"cannot be loaded: {why}")
+            self.book.set_status(name, "suspended", f"cannot be loaded: {why}", by=RUN_BY)
+        reinstated = self.book.reinstated_at()
+        if reinstated != self.reinstated:  # `arena ladder reinstate` while this run plays
+            self.reinstated = reinstated
+            self.suspended = [n for n in self.suspended if n not in reinstated]
         playable = [e for e in active if e.name not in problems]
         names = {e.name for e in playable}
         while len(self.in_flight) < self.limit and (max_games is None or self.planned_now < max_games):
@@ -264,10 +272,12 @@ class _State:
             rate_game(self.env, self.ratings, record["names"], record["result"]["ranks"])
             for seat, name in enumerate(record["names"]):
                 self.faults[name] = self.faults.get(name, 0) + len((record.get("faults") or [[]] * 9)[seat])
-                if self.faults[name] >= limit and name not in house and name not in self.suspended:
+                since = self.faults[name] - self.reinstated.get(name, 0)
+                if since >= limit and name not in house and name not in self.suspended:
                     self.suspended.append(name)
-                    self.book.set_status(name, "suspended", f"{self.faults[name]} faults (the ladder suspends "
-                                                            f"a bot at {limit})")
+                    counted = f"{since} faults" + (" since it was reinstated" if name in self.reinstated else "")
+                    self.book.set_status(name, "suspended", f"{counted} (the ladder suspends a bot at {limit})",
+                                         by=RUN_BY)
 
     def keep_finished(self) -> None:
         """Store what finished while the run was being stopped; cancel the rest (played again next run)."""

@@ -8,16 +8,21 @@ its sandbox under the ladder's rule presets and table sizes and its limits:
 it enters matchmaking (status ``active``) only if every check passes;
 otherwise it is ``rejected``. Either way the verdict and check-bot's report
 are stored with the entry. The same code submitted again is refused.
+
+An organiser retires an entry, or reinstates a suspended one; every status
+change is logged with who made it, when and why (``ladder_changes``).
 """
 
 from __future__ import annotations
 
+import getpass
+import os
 import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.ladder.book import Entry, open_book
+from arena.ladder.book import REINSTATED, Entry, open_book
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import entry_base, install_submission, read_package
 from arena.ladder.ladder import PLUGINS, Ladder
@@ -28,6 +33,8 @@ from arena.tournament.event import describe_players
 
 CHECK_GAMES = 1
 """check-bot's games per preset and table size for a submission."""
+CHECKED_BY = "check-bot"
+"""Who a submission's verdict is logged as."""
 
 
 def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_GAMES,
@@ -60,10 +67,10 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
         data = {"ok": report.ok, "rows": report.to_dicts(), "text": report.table("simple")}
         if report.ok:
             store.save_players(describe_players(ladder.registry, [name]))
-            book.set_status(name, "active", "passed check-bot", data)
+            book.set_status(name, "active", "passed check-bot", data, by=CHECKED_BY)
         else:
             failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())
-            book.set_status(name, "rejected", f"check-bot failed: {failed}", data)
+            book.set_status(name, "rejected", f"check-bot failed: {failed}", data, by=CHECKED_BY)
         return book.entry(name)
 
 
@@ -92,15 +99,40 @@ def _check(ladder: Ladder, store: Store, name: str, games: int):
                      table_sizes=spec.table_sizes, limits=spec.limits, sandbox=True, secret=ladder.secret(store))
 
 
-def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser") -> Entry:
+def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser", by: str | None = None) -> Entry:
     """Take an entry out of matchmaking (its games and rating stay)."""
     with Store(ladder.folder) as store:
         book = open_book(store)
-        entry = book.entry(name)
-        if entry is None:
-            known = ", ".join(e.name for e in book.entries()) or "none"
-            raise LadderError(f"no entry {name!r} in {ladder.folder} (entries: {known})")
+        entry = _entry(ladder, book, name)
         if entry.status == "retired":
             raise LadderError(f"{name} is retired already")
-        book.set_status(name, "retired", reason)
+        book.set_status(name, "retired", reason, by=by or _user())
         return book.entry(name)
+
+
+def reinstate(ladder: Ladder, name: str, why: str = "", by: str | None = None) -> Entry:
+    """Put a suspended entry back into matchmaking; its suspension counts faults from now on."""
+    with Store(ladder.folder) as store:
+        book = open_book(store)
+        entry = _entry(ladder, book, name)
+        if entry.status != "suspended":
+            raise LadderError(f"{name} is {entry.status}, not suspended: only a suspended entry can be reinstated")
+        book.set_status(name, "active", f"{REINSTATED} by the organiser" + (f": {why}" if why else ""),
+                        by=by or _user())
+        return book.entry(name)
+
+
+def _entry(ladder: Ladder, book, name: str) -> Entry:
+    entry = book.entry(name)
+    if entry is None:
+        known = ", ".join(e.name for e in book.entries()) or "none"
+        raise LadderError(f"no entry {name!r} in {ladder.folder} (entries: {known})")
+    return entry
+
+
+def _user() -> str:
+    """Who runs this command (the login name), for the status change log."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name for this uid (a bare container)
+        return f"uid {os.getuid()}"

@@ -13,18 +13,19 @@ from arena.game.seeds import Secret, bot_seeds, play_seeds, user_secret
 from arena.sandbox.client import SandboxClient
 
 
-def make_client(spec, sandbox: bool | None = None, limits=None):
+def make_client(spec, sandbox: bool | None = None, limits=None, share=None):
     """A client for ``spec``: sandboxed unless the player is trusted (or ``sandbox`` says otherwise).
 
     In-process for a third-party player is refused (:class:`arena.PluginError`):
-    its code never runs in the harness.
+    its code never runs in the harness. ``share``: a sandboxed client's
+    :class:`~arena.sandbox.shared_server.SharedServer` (None: a fork server of its own).
     """
     if sandbox is None:
         sandbox = not spec.trusted
     if not sandbox:
         check_in_process(spec)
         return InProcessClient(spec)
-    return SandboxClient(spec, limits=limits)
+    return SandboxClient(spec, limits=limits, share=share)
 
 
 def play_seeded(rules: Rules, clients: Sequence, seed: int, secret: Secret, dealer: int = 0,

@@ -77,6 +77,16 @@ class Outcome:
         self._check_ranks()
         self._check_per_seat()
 
+    @classmethod
+    def checked_elsewhere(cls, **fields: Any) -> "Outcome":
+        """An Outcome of fields already checked and in their final form (tuples of ``table_size``,
+        ``faults`` as dicts), built without checking them again: for a reader that checked a whole
+        store at once (:mod:`arena.results.store_outcomes`)."""
+        outcome = object.__new__(cls)
+        for name in _OUTCOME_FIELDS:
+            object.__setattr__(outcome, name, fields[name])
+        return outcome
+
     def _check_ranks(self) -> None:
         where, n, ranks = f"game {self.index}:", self.table_size, self.ranks
         ok = len(ranks) == n and all(type(r) is int and 0 <= r < n for r in ranks)
@@ -102,6 +112,9 @@ class Outcome:
         _check(ok, f"{where} decision_ms", f"{n} times in ms or None", self.decision_ms)
         ok = len(self.plays) == n and all(type(p) is int and p >= 0 for p in self.plays)
         _check(ok, f"{where} plays", f"{n} counts of play decisions", self.plays)
+
+
+_OUTCOME_FIELDS = tuple(Outcome.__dataclass_fields__)
 
 
 def ranks_from_order(order: Sequence[int | Sequence[int]]) -> tuple[int, ...]:
@@ -311,7 +324,7 @@ def _run(ordered: list[Outcome], key: Key, params: RatingParams,
     """TrueSkill and tallies over ``ordered`` games, one identity per ``key``."""
     ffa, ratings, tallies = FreeForAll(params.env()), {}, {}
     for o in ordered:
-        keys = [key(o, s) for s in range(o.table_size)]
+        keys = list(o.seats) if key is _by_player else [key(o, s) for s in range(o.table_size)]
         _rate_game(ffa, ratings, keys, o)
         for seat, k in enumerate(keys):
             tallies.setdefault(k, _Tally()).add(o, seat)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 from matplotlib import colormaps
 from matplotlib.colors import to_hex
@@ -34,6 +33,7 @@ from arena.results.report_games import browser_game, pick_games
 from arena.results.report_pack import MAX_GAMES, Packed, pack_games
 from arena.results.standings import outcomes, rating_params
 from arena.results.report_logs import logged_seats, pack_logs
+from arena.results.report_viewer import asset as _asset, environment as _environment
 from arena.results.store import Store, change_note
 
 MAX_FAULT_LINES = 50
@@ -281,22 +281,3 @@ def _games(store: Store, outs: list[Outcome], limit: int, logged: dict[int, list
         note = (f"{len(chosen)} of {len(outs)} games, chosen evenly over every rule set and table size "
                 f"(and some with faults). arena report --games N embeds more; arena replay shows any game.")
     return games, note
-
-
-# ---------------------------------------------------------------- templates
-
-
-def _environment() -> Environment:
-    env = Environment(loader=PackageLoader("arena.results", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
-    return env
-
-
-def _asset(name: str) -> str:
-    """A CSS or JS file from the templates folder, as text (inlined, not run through jinja)."""
-    env = _environment()
-    text, _, _ = env.loader.get_source(env, name)
-    if "</script" in text.lower() or "</style" in text.lower():
-        raise ReportError(f"template asset {name} must not contain a closing script or style tag")
-    return text

@@ -17,34 +17,9 @@ from arena.results.errors import TableFormatError
 from arena.results.head_to_head import head_to_head
 from arena.results.ratings import FAULT_KINDS, GROUPINGS, Outcome, breakdown, rate
 from arena.results.store import Store
+from arena.results.store_outcomes import outcomes
 
 FORMATS = ("csv", "json", *tabulate_formats)
-
-
-def outcomes(store: Store) -> list[Outcome]:
-    """Every stored game as a ratings :class:`Outcome`, in game order."""
-    games: dict[int, list[dict]] = {}
-    for row in store.seat_rows():
-        games.setdefault(row["idx"], []).append(row)
-    out = []
-    for idx in sorted(games):
-        seats = sorted(games[idx], key=lambda r: r["seat"])
-        first = seats[0]
-        out.append(Outcome(
-            index=idx, seats=tuple(r["player"] for r in seats), ranks=tuple(r["rank"] for r in seats),
-            loser=first["loser"], table_size=first["table_size"], rules=first["rules"],
-            penalty=tuple(r["penalty"] for r in seats),
-            faults=tuple({k: r[k] for k in FAULT_KINDS if r[k]} for r in seats),
-            decision_ms=tuple(_play_ms(r) for r in seats), plays=tuple(r["plays"] or 0 for r in seats),
-        ))
-    return out
-
-
-def _play_ms(seat: dict) -> float | None:
-    """A seat's mean CPU ms per play decision in one game; None without stored play timings."""
-    if not seat["plays"] or seat["play_cpu_ms"] is None:
-        return None
-    return seat["play_cpu_ms"] / seat["plays"]
 
 
 def rating_params(spec: dict | None) -> dict[str, float]:

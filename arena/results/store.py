@@ -107,6 +107,8 @@ class Store:
             check_database(self.db, self.path, SCHEMA_VERSION)
             self.db.execute("PRAGMA journal_mode=WAL")
             self._seat_columns = tuple(r[1] for r in self.db.execute("PRAGMA table_info(seats)"))
+            columns = [c for c in _SEAT_COLUMNS if c in self._seat_columns]
+            self._insert_seat = f"INSERT INTO seats ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
         except BaseException as exc:
             self.db.close()
             if isinstance(exc, sqlite3.Error):
@@ -210,19 +212,17 @@ class Store:
     def _add_seats(self, idx: int, record: dict, timings: list[dict]) -> None:
         result, names = record["result"], record["names"]
         faults = record.get("faults") or [[] for _ in names]
+        rows, fault_rows = [], []  # one executemany each
         for seat, name in enumerate(names):
-            kinds = [f["kind"] for f in faults[seat]]
             t = timings[seat] if seat < len(timings) else {}
             row = (idx, seat, name, result["ranks"][seat], result["penalty"][seat],
-                   *[kinds.count(k) for k in FAULT_KINDS], t.get("decisions", 0),
+                   *map([f["kind"] for f in faults[seat]].count, FAULT_KINDS), t.get("decisions", 0),
                    t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max"),
                    t.get("plays"), t.get("play_cpu_ms"))
-            values = {c: v for c, v in zip(_SEAT_COLUMNS, row) if c in self._seat_columns}
-            self.db.execute(f"INSERT INTO seats ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-                            tuple(values.values()))
-            for f in faults[seat]:
-                self.db.execute("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)",
-                                (idx, seat, name, f["kind"], f.get("detail"), f.get("event")))
+            rows.append(tuple(v for c, v in zip(_SEAT_COLUMNS, row) if c in self._seat_columns))
+            fault_rows += [(idx, seat, name, f["kind"], f.get("detail"), f.get("event")) for f in faults[seat]]
+        self.db.executemany(self._insert_seat, rows)
+        self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", fault_rows)
 
     @_guarded
     def record(self, game: int | str) -> dict:

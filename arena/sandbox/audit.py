@@ -39,7 +39,8 @@ def check_game(server: int, game: int, pipes: tuple[int, int, int], *,
     ``pipes``: the harness's ends (commands write, replies read, log read) of
     the game's three pipes (the game process must hold the other ends).
     ``seccomp``: whether the filters are expected (not disabled, available).
-    ``others``: the client's frozen game processes, the server's other children.
+    ``others``: the other game processes the harness started from this server (frozen, or
+    playing for a client that shares it): the only other children it may have.
     """
     try:
         return (_threads(server, game) or _children(server, game, others)
@@ -59,8 +60,8 @@ def _threads(server: int, game: int) -> str | None:
 
 def _children(server: int, game: int, others: set[int]) -> str | None:
     kids = set(thread_children(server))
-    if kids != {game} | set(others):
-        extra = len(kids - {game} - set(others))
+    extra = len(kids - {game} - set(others))  # others: the harness's games (one may have just died)
+    if game not in kids or extra:
         return f"the bot's fork server has other processes ({extra} besides the games')"
     if thread_children(game):
         return "the bot's game process has started processes"

@@ -144,10 +144,6 @@ class BotProcess:
             return self._failed(problem, start, cpu0)
         return self._receive(start, cpu0, cpu_limit, None if wall_limit is None else start + wall_limit)
 
-    def post(self, message: dict, timeout: float = 1.0) -> bool:
-        """Send a command that gets no reply; False if it could not be written."""
-        return self._write(wire.encode(message), time.monotonic() + timeout) is None
-
     def _receive(self, start: float, cpu0: float, cpu_limit: float | None,
                  deadline: float | None) -> Reply:
         status, value, detail = self._next_frame(start, cpu0, cpu_limit, deadline)

@@ -43,8 +43,9 @@ from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.pool import IdleProcesses
 from arena.sandbox.serverproc import ForkServer, bot_uid, merged_confinement, use_server
+from arena.sandbox.shared_server import SharedServer
 from arena.sandbox.target import player_target
-from arena.sandbox.timing import WALL_FACTOR, Clock
+from arena.sandbox.timing import WALL_FACTOR, Clock, not_ready
 
 KEPT_LOGS = 4
 END_GAME_S = 1.0
@@ -70,12 +71,14 @@ class SandboxClient:
     ``memory_mb`` (a :class:`~arena.sandbox.limits_spec.LimitsSpec`; None: its defaults).
     0 means "not limited" for each. ``os_limits`` replaces the OS-level
     :class:`~arena.sandbox.limits.Limits` derived from it (tests use it).
+    ``share``: the bot's fork server shared with other clients that play it at
+    the same time (:mod:`arena.sandbox.shared_server`); None: its own.
     """
 
     reads_events_only = True  # it encodes the event dicts it is given: the referee may share them
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
-                 log_cap: int = LOG_CAP, python: str | None = None) -> None:
+                 log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:
         limits = LimitsSpec() if limits is None else limits
         self.spec, self.name, self.limits = spec, spec.name, limits
         self.os_limits = os_limits or Limits(memory_mb=limits.memory_mb or None)
@@ -83,6 +86,8 @@ class SandboxClient:
         self._player = player_target(spec)
         self._forked = use_server(self.os_limits)
         self._server: ForkServer | None = None
+        self._share = share or SharedServer()
+        self._share.join()
         self._idle = IdleProcesses()
         self._starts = 0
         self._server_confinement: dict | None = None
@@ -187,7 +192,10 @@ class SandboxClient:
         self._drop(respawn=False)
         for proc in self._idle.drain():
             self._end(proc)
-        self._drop_server()
+        if self._share.leave():  # the last of the clients sharing the server
+            self._server = self._share.live() or self._server
+            self._drop_server()
+        self._server = None
         self._finalizer()
         for proc in self._logs:  # game processes killed without waiting: their logs end now
             proc.log.join(2.0)
@@ -253,9 +261,13 @@ class SandboxClient:
         return reply
 
     def _ensure_ready(self) -> Reply | None:
-        """None once a process has said ready; else the start-up fault."""
+        """None once a process has said ready; else the start-up fault (one sharing client at a time)."""
         if self._proc is not None and self._proc.ready_info is not None:
             return None
+        with self._share.lock:
+            return self._get_ready()
+
+    def _get_ready(self) -> Reply | None:
         if self._forked and self._proc is None:
             failure = self._fork_game()
             if failure is not None:
@@ -275,7 +287,7 @@ class SandboxClient:
         status = Status.CRASH if answer.ok else answer.status
         detail = problem or answer.detail or str(value.get("error") or "no ready answer")[:300]
         if status == Status.TIMEOUT:
-            detail = _not_ready(startup, detail)
+            detail = not_ready(startup, detail)
         self._drop(respawn=False)
         if problem is not None:
             self._drop_server()
@@ -286,6 +298,7 @@ class SandboxClient:
 
     def _fork_game(self) -> Reply | None:
         """A game process from the fork server (started, and waited for, if needed)."""
+        self._server = self._share.live()  # another sharing client may have replaced it
         if self._server is None and not self._start_server():
             return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
         server = self._server
@@ -294,10 +307,10 @@ class SandboxClient:
             ready = server.ready(startup, None if startup is None else WALL_FACTOR * startup)
             if not ready.ok:
                 self._drop_server()
-                detail = _not_ready(startup, ready.detail) if ready.status == Status.TIMEOUT else ready.detail
+                detail = not_ready(startup, ready.detail) if ready.status == Status.TIMEOUT else ready.detail
                 return ready._replace(detail=f"start-up: {detail}")
             self._server_confinement = server.ready_info.get("confinement")
-        proc = server.start_game(keep=self._idle.pids())
+        proc = server.start_game(keep=set(server.games))  # every sharing client's, live or frozen
         if isinstance(proc, str):
             self._drop_server()
             return Reply(Status.CRASH, detail=f"start-up: {proc}")
@@ -315,30 +328,23 @@ class SandboxClient:
         seccomp = "seccomp" not in self.os_limits.disable and detect().available("seccomp")
         return audit.check_game(self._server.server_pid, proc.pid,
                                 (proc._cmd, proc._reply, proc.log.fd), seccomp=seccomp,
-                                others=self._idle.pids())
+                                others=set(self._server.games) - {proc.pid})
 
     def _start_server(self) -> bool:
         if self._closed:
             self._spawn_error = "the client is closed"
             return False
-        limits = self.os_limits
-        try:
-            self._server = ForkServer(
-                self._init(), python=self._python, log_cap=self._log_cap,
-                pids_max=None if limits.processes is None else limits.processes + self._idle.size,
-                memory_bytes=None if limits.memory_mb is None else 2 * limits.memory_mb << 20,
-                use_cgroups="cgroups" not in limits.disable)
-        except (OSError, RuntimeError) as exc:  # RuntimeError: no thread for its log drain
-            self._server, self._spawn_error = None, f"could not start the bot process: {exc}"
-            return False
-        self._box["server"] = self._server
-        self._starts += 1
-        return True
+        with self._share.lock:
+            self._server = self._share.live()
+            if self._server is None:
+                self._server, self._spawn_error = self._share.start(
+                    self._init(), self.os_limits, self._idle.size, python=self._python, log_cap=self._log_cap)
+                self._starts += self._server is not None
+            return self._server is not None
 
     def _drop_server(self) -> None:
         server, self._server = self._server, None
-        self._box.pop("server", None)
-        if server is not None:
+        if server is not None and self._share.forget(server):  # else another sharing client killed it
             server.kill()
             self._output.collect(server)
             self._keep_log(server)
@@ -402,19 +408,13 @@ class SandboxClient:
             self._spawn()
 
 
-def _not_ready(startup: float, detail: str) -> str:
-    return (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
-            f"of wall-clock time; {detail}")
-
-
 def _log_section(proc: BotProcess) -> str:
     text = proc.log_text()
     return f"[bot process {proc.pid}]" + (f"\n{text}" if text else " (no output)")
 
 
 def _kill_box(box: dict) -> None:
-    """Finalizer: kill a client's processes if it was never closed."""
-    for key in ("proc", "server"):
-        item = box.pop(key, None)
-        if item is not None:
-            item.kill()
+    """Finalizer: kill a client's process if it was never closed (the server is its share's)."""
+    proc = box.pop("proc", None)
+    if proc is not None:
+        proc.kill()

@@ -36,7 +36,6 @@ GAME_FLAGS = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS
 """A game process's own namespaces, inside the server's (its network, IPC and
 host name are the server's: empty, and seccomp refuses sockets, SysV and POSIX
 IPC and sethostname, so nothing can be left there for the next game)."""
-NAMESPACES = ("user", "pid", "mnt", "net", "ipc", "uts")
 
 MS_RDONLY = 1
 MS_NOSUID = 2

@@ -46,8 +46,7 @@ class ForkServer:
         """Start the keeper (raises OSError if the OS refuses)."""
         self.root = tempfile.mkdtemp(prefix="arena-root-")
         os.chmod(self.root, 0o755)
-        self.group, self.group_detail = (cgroups.create(pids_max, memory_bytes) if use_cgroups
-                                         else (None, "not used"))
+        self.group, _ = cgroups.create(pids_max, memory_bytes) if use_cgroups else (None, "")
         self._log_cap = log_cap
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.maps, maps = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -86,6 +85,7 @@ class ForkServer:
         self.server_pid: int | None = None
         self.ready_info: dict | None = None
         self.closed = False
+        self.games: set[int] = set()  # the game processes started and not ended (live or frozen)
         message = {**init, "root": self.root, "tmp": TMP_OPTIONS,
                    "cgroups": [] if self.group is None else self.group.procs_files()}
         self.ctl.send(json.dumps(message).encode())
@@ -198,8 +198,10 @@ class ForkServer:
                 self.end_game(pid)
             return problem
         try:
-            return BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
+            proc = BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
                                     log_cap=self._log_cap)
+            self.games.add(pid)
+            return proc
         except (OSError, RuntimeError) as e:  # e.g. no thread left for its log drain
             for fd in (cmd_w, reply_r, log_r):
                 try:
@@ -232,6 +234,7 @@ class ForkServer:
 
         Not waited for: :meth:`clear` waits before the next game starts.
         """
+        self.games.discard(pid)
         code = processes.exit_status(pid, timeout=0)
         if code is None:
             _kill(pid)

@@ -61,3 +61,9 @@ class Clock:
 def charged_time(cpu: float, wall: float) -> float:
     """What a decision costs against the clock: CPU time, or a third of the wall time."""
     return max(cpu, wall / WALL_FACTOR)
+
+
+def not_ready(startup: float, detail: str) -> str:
+    """A start-up timeout's detail: the limits it broke, then what was seen."""
+    return (f"not ready within {startup:.3f} s of CPU time or {WALL_FACTOR:g} x that "
+            f"of wall-clock time; {detail}")

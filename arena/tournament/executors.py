@@ -10,6 +10,13 @@ An executor that streams games (all three) also has ``deliver_to(callback)``
 and ``poll()``: each game a worker finishes reaches ``callback`` as a list of
 ``(index, record)`` pairs, in the coordinator's thread, when it calls ``poll``
 (a serial executor calls it at once, as the game finishes).
+
+A local pool's worker that dies (``kill -9``, the OOM killer) takes its batch
+with it, and a dead idle worker may hold the pool's task-queue lock, so the
+others starve: :meth:`LocalExecutor.poll` notices the death, stops the pool,
+starts a new one and sends every unfinished batch again (the games they
+already streamed come again; the coordinator stores each game once), and
+says so on one line.
 """
 
 from __future__ import annotations
@@ -17,10 +24,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 
 from arena.sandbox import harden_harness
-from arena.tournament.worker import Worker, running_on, this_process, unpack_results
+from arena.tournament.worker import LocalSink, Worker, running_on, this_process, unpack_results
 
 
 class SerialExecutor:
@@ -34,7 +44,7 @@ class SerialExecutor:
 
     def deliver_to(self, callback) -> None:
         """Hand each game to ``callback`` as it finishes (in this thread: at once)."""
-        self.worker.sink = lambda packed: callback(unpack_results(packed))
+        self.worker.sink = LocalSink(callback)
 
     def poll(self) -> None:
         """Nothing to collect: every game was delivered as it finished."""
@@ -135,12 +145,18 @@ class LocalExecutor:
     nothing.
     """
 
-    def __init__(self, workers: int | None = None, pin: bool = True) -> None:
+    def __init__(self, workers: int | None = None, pin: bool = True,
+                 say: Callable[[str], None] | None = None) -> None:
         self.workers = workers or len(_cores()) or os.cpu_count() or 1
         self.pin = pin
+        self.say = say or _to_stderr
+        """Told, in one line, when a dead worker made the pool start again."""
         self._pool = None
         self._stream = None
         self._deliver = None
+        self._started: list = []  # the pool's worker processes as it started (a death shows in their exitcode)
+        self._tasks: dict[Future, tuple] = {}  # unfinished tasks, to send again if the pool is restarted
+        self._lock = threading.Lock()
 
     @property
     def pool(self):
@@ -153,6 +169,7 @@ class LocalExecutor:
             with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
                 self._pool = ctx.Pool(self.workers, initializer=_init_worker,
                                       initargs=(counter, _cores() if self.pin else [], os.getpid(), self._stream))
+            self._started = list(self._pool._pool)  # multiprocess.Pool's worker processes
         return self._pool
 
     def deliver_to(self, callback) -> None:
@@ -160,18 +177,56 @@ class LocalExecutor:
         self._deliver = callback
 
     def poll(self) -> None:
-        """Deliver every game the workers finished so far."""
+        """Deliver every game the workers finished so far; start the pool again if a worker died."""
         stream, deliver = self._stream, self._deliver
-        if stream is None or deliver is None:
-            return
-        while not stream.empty():
-            deliver(unpack_results(stream.get()))
+        if stream is not None and deliver is not None:
+            while not stream.empty():
+                deliver(unpack_results(stream.get()))
+        dead = [p for p in self._started if p.exitcode is not None] if self._pool is not None else []
+        if dead:
+            self._restart(dead)
 
     def submit(self, fn, *args) -> Future:
         fut: Future = Future()
         fut.set_running_or_notify_cancel()
-        self.pool.apply_async(fn, args, callback=fut.set_result, error_callback=fut.set_exception)
+        with self._lock:
+            self._tasks[fut] = (fn, args)
+        self._send(fut, fn, args)
         return fut
+
+    def _send(self, fut: Future, fn, args) -> None:
+        pool = self.pool
+        pool.apply_async(fn, args, callback=partial(self._settle, fut, pool, False),
+                         error_callback=partial(self._settle, fut, pool, True))
+
+    def _settle(self, fut: Future, pool, failed: bool, value) -> None:
+        """The pool's result thread: a task's result or error, unless it came from a pool since replaced."""
+        with self._lock:
+            if pool is not self._pool or self._tasks.pop(fut, None) is None:
+                return
+        if failed:
+            fut.set_exception(value)
+        else:
+            fut.set_result(value)
+
+    def _restart(self, dead: list) -> None:
+        """A worker died: stop this pool (without waiting on a lock a dead worker may hold), start a new
+        one, send every unfinished task to it."""
+        old = self._pool
+        with self._lock:
+            self._pool = None
+            tasks = list(self._tasks.items())
+        stopping = threading.Thread(target=old.terminate, name="arena-stop-broken-pool", daemon=True)
+        stopping.start()
+        stopping.join(2)  # at once, unless a dead worker holds the task lock: then it never ends
+        for p in list(old._pool) + self._started:  # a dead worker holding the task lock blocks terminate
+            if p.exitcode is None:
+                p.terminate()  # SIGTERM: the worker closes its bot clients and leaves
+        for fut, (fn, args) in tasks:
+            self._send(fut, fn, args)
+        how = ", ".join(f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead)
+        self.say(f"pool worker {how} died; a new pool of {self.workers} plays the {len(tasks)} unfinished "
+                 f"batches again (games already stored are kept)")
 
     def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
         pool, self._pool = self._pool, None
@@ -191,6 +246,19 @@ class LocalExecutor:
         self.shutdown(cancel=exc_type is not None)
 
 
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
 class _sigint_blocked:
     """Block SIGINT in this thread (and so in the processes and threads it starts) for a while."""
 
@@ -205,10 +273,11 @@ class _sigint_blocked:
         return False
 
 
-def make_executor(spec, jobs: int | None = None, registry=None):
-    """The executor a spec asks for (``registry``: the players a serial run resolves names with)."""
+def make_executor(spec, jobs: int | None = None, registry=None, say: Callable[[str], None] | None = None):
+    """The executor a spec asks for (``registry``: the players a serial run resolves names with; ``say``:
+    where a local pool tells of a dead worker, stderr by default)."""
     jobs = jobs or spec.workers
     if spec.backend == "dask":
         from arena.tournament.dask_backend import DaskExecutor
         return DaskExecutor(spec.scheduler)
-    return SerialExecutor(registry) if jobs == 1 else LocalExecutor(jobs)
+    return SerialExecutor(registry) if jobs == 1 else LocalExecutor(jobs, say=say)

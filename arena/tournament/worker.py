@@ -18,9 +18,11 @@ game lost on the way is stored when its batch returns.
 from __future__ import annotations
 
 import atexit
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
@@ -33,11 +35,18 @@ from arena.plugins.folders import add_folder_players
 from arena.plugins.registry import load
 from arena.plugins.runner import make_client
 from arena.sandbox.limits_spec import LimitsSpec
+from arena.sandbox.shared_server import SharedServer
 from arena.tournament.errors import WorkerMismatch
 from arena.tournament.match_run import play_scheduled_match
 from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import base_player
+
+GAMES_IN_FLIGHT = 2
+"""Games a worker plays at once when every bot of a batch is sandboxed: each in a thread of its
+own (a *lane*, with its own clients; the lanes' clients of one bot share its fork server), so the
+referee does not sleep through each decision's round trip and the bots' processes are woken
+together rather than one decision at a time."""
 
 
 def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret,
@@ -77,6 +86,9 @@ class Worker:
         self.name = name or socket.gethostname()
         self._installed: dict = {}
         self._clients: dict = {}  # thread id -> {key: client}
+        self._lanes: dict[int, ThreadPoolExecutor] = {}  # per calling thread (a Dask worker has several);
+        # long-lived: a bot's keeper dies with the thread that started it
+        self._shares: dict = {}  # (calling thread, key) -> the SharedServer of its lanes' clients of one bot
         self.sink: Callable[[bytes], None] | None = None
         """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
@@ -109,11 +121,12 @@ class Worker:
                 f"(code {want['code_hash']}); install the same player on every worker")
         return spec
 
-    def client(self, name: str, spec_dict: dict, expected: dict):
+    def client(self, name: str, spec_dict: dict, expected: dict, lane: int | None = None):
         """The cached client for ``name`` (a sandboxed bot process lives across games).
 
         Cached per thread: a worker running tasks in several threads (Dask) never
-        shares one bot between two games.
+        shares one bot between two games. The sandboxed clients of one bot in the
+        lanes of one calling thread (``lane``: its id) share its fork server.
         """
         spec = self.check(name, expected)
         clients = self._clients.setdefault(threading.get_ident(), {})
@@ -122,7 +135,8 @@ class Worker:
         if client is None:
             mode = spec_dict["sandbox"]
             sandbox = None if mode == "auto" else mode == "always"
-            client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]))
+            share = None if lane is None else self._shares.setdefault((lane, key), SharedServer(GAMES_IN_FLIGHT))
+            client = clients[key] = make_client(spec, sandbox, LimitsSpec(**spec_dict["limits"]), share)
         return client
 
     def add_folders(self, folders: dict) -> None:
@@ -133,7 +147,10 @@ class Worker:
 
     def close(self) -> None:
         """Close every cached client of every thread (their bot process groups die with them)."""
-        clients, self._clients = self._clients, {}
+        lanes, self._lanes = self._lanes, {}
+        for pool in lanes.values():  # idle but for a worker told to stop: its games' bots are killed below
+            pool.shutdown(wait=False, cancel_futures=True)
+        clients, self._clients, self._shares = self._clients, {}, {}
         for per_thread in clients.values():
             for client in per_thread.values():
                 try:
@@ -150,21 +167,61 @@ class Worker:
         secret = Secret.from_hex(payload.get("secret", ""), "the batch's secret")
         for name in sorted({name for g in payload["games"] for name in g["seats"]}):
             self.check(name, payload["players"][name])  # a refused batch plays (and streams) no game
-        out = []
         match = match_rules(spec)  # the same for every game of the batch
-        for g in payload["games"]:
-            game = GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
-            clients = [self.client(name, spec, payload["players"][name]) for name in game.seats]
+        games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
+                 for g in payload["games"]]
+        read: dict[str, Rules] = {}  # the games of a batch mostly share their rules: each set read once
+        rules_of: dict[int, Rules] = {}
+        for game in games:
+            key = json.dumps(game.rules, sort_keys=True)
+            if key not in read:
+                read[key] = Rules.from_dict(game.rules)
+            rules_of[game.index] = read[key]
+
+        def play(game: GameSpec, lane: int | None = None) -> tuple[int, dict]:
+            clients = [self.client(name, spec, payload["players"][name], lane) for name in game.seats]
+            rules = rules_of[game.index]
             if match is not None:  # the unit is a whole match (its record holds every hand)
-                record = play_scheduled_match(game, Rules.from_dict(game.rules), clients, secret, match)
-            else:
-                record = play_game(Rules.from_dict(game.rules), clients, tournament_deal(secret, game.deal_seed),
-                                   game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
-                                   schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
-            out.append((game.index, record))
+                return game.index, play_scheduled_match(game, rules, clients, secret, match)
+            return game.index, play_game(
+                rules, clients, tournament_deal(secret, game.deal_seed),
+                game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
+                schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
+
+        if self._sandboxed(spec, {name for g in games for name in g.seats}):
+            finished = self._in_lanes(play, games)
+        else:
+            finished = map(play, games)
+        out = []
+        for index, record in finished:
+            out.append((index, record))
             if each is not None:
-                each(game.index, record)
+                each(index, record)
+        order = {game.index: i for i, game in enumerate(games)}
+        out.sort(key=lambda pair: order[pair[0]])  # the batch's order, whichever finished first
         return out
+
+    def _sandboxed(self, spec: dict, names: set[str]) -> bool:
+        """Whether every one of these players is played sandboxed (then games may share the worker)."""
+        mode = spec["sandbox"]
+        return mode == "always" or (mode == "auto" and not any(self.installed(n)[0].trusted for n in names))
+
+    def _in_lanes(self, play, games: list[GameSpec]) -> Iterator[tuple[int, dict]]:
+        """``play`` each game in this thread's lanes (:data:`GAMES_IN_FLIGHT` at once), yielding
+        each result in this thread as it finishes. Each lane thread has its own clients
+        (:meth:`client` is per thread), so a bot process never plays two games at once, and
+        a game's record is the same whichever lane plays it."""
+        caller = threading.get_ident()
+        lanes = self._lanes.get(caller)
+        if lanes is None:
+            lanes = self._lanes[caller] = ThreadPoolExecutor(GAMES_IN_FLIGHT, thread_name_prefix="arena-lane")
+        futures = [lanes.submit(play, game, caller) for game in games]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 _CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)
@@ -244,12 +301,15 @@ def run_packed(payload) -> bytes | list:
     """:func:`run_batch` on a packed (or plain) payload; the results as JSON bytes.
 
     Per-decision time lists are left out (the store keeps the per-game
-    summaries). Results that JSON cannot hold come back as a plain list.
+    summaries). Results that JSON cannot hold come back as a plain list, and
+    so do all of them when the sink is a :class:`LocalSink` (nothing crosses
+    a process).
     """
     import orjson
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
     target = sink()
+    local = isinstance(target, LocalSink)  # the coordinator's own process: no JSON in between
 
     def each(index: int, record: dict) -> None:
         for t in record.get("timings") or ():
@@ -257,11 +317,25 @@ def run_packed(payload) -> bytes | list:
             t.pop("wall_ms", None)
         if target is not None:
             try:
-                target(pack_games([(index, record)]))
+                target([(index, record)] if local else pack_games([(index, record)]))
             except Exception:  # a broken stream: the batch's result still carries the game
                 pass
 
-    return pack_games(run_batch(payload, each))
+    done = run_batch(payload, each)
+    return done if local else pack_games(done)
+
+
+class LocalSink:
+    """A sink in the coordinator's own process (a serial executor's): it is handed the
+    ``(index, record)`` pairs themselves, not their JSON, and gives them to ``callback``."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable[[list], None]) -> None:
+        self.callback = callback
+
+    def __call__(self, pairs) -> None:
+        self.callback(unpack_results(pairs))
 
 
 def pack_games(results: list) -> bytes | list:

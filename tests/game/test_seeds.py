@@ -17,7 +17,6 @@ import sys
 
 import pytest
 
-import arena.tournament.worker
 from arena import Bot, Game, PlayerSpec, Rules
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import SerialExecutor

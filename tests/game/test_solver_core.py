@@ -13,20 +13,9 @@ import random
 import pytest
 
 from arena import Rules
-from arena.game.cards import bit_list
-from arena.game.rulings import (
-    ALONE,
-    DRAW,
-    DRAW_NEXT,
-    MODES,
-    PASS,
-    SIMULTANEOUS,
-    TIED,
-    drawn_cut_ends,
-    follow_mask,
-    lead_mask,
-    winner_without_cards,
-)
+from arena.game.cards import bit_list, card
+from arena.game.rulings import (ALONE, CUTS, DRAW, DRAW_NEXT, HOLDS, MODES, PASS, SIMULTANEOUS, STEP, TAKES, TIED,
+                                drawn_cut_ends, follow_mask, follow_step, lead_mask, winner_without_cards)
 from arena.game.solver import Solver
 from arena.game.state import State
 from support.draws import Scripted
@@ -136,3 +125,13 @@ def test_legal_cards_and_drawn_cut_known_cases():
     assert drawn_cut_ends(True, True, 2, 1, 0)
     assert not drawn_cut_ends(False, True, 2, 1, 0) and not drawn_cut_ends(True, False, 2, 1, 0)
     assert not drawn_cut_ends(True, True, 3, 1, 0) and not drawn_cut_ends(True, True, 2, 0, 0)
+
+
+def test_trick_step_known_cases():
+    """The higher card of the best card's suit takes the trick; a lower one (or, two packs, an equal one
+    played later) falls under it; a card of another suit cuts; STEP is follow_step's table."""
+    c = {text: int(card(text)) for text in ("7H", "9H", "2H", "AC", "7H*")}
+    assert follow_step(c["7H"], c["9H"]) == TAKES and follow_step(c["9H"], c["7H"]) == HOLDS
+    assert follow_step(c["7H"], c["2H"]) == HOLDS and follow_step(c["7H"], c["AC"]) == CUTS
+    assert follow_step(c["7H"], c["7H*"]) == HOLDS
+    assert all(STEP[b][x] == follow_step(b, x) for b in range(104) for x in range(104))

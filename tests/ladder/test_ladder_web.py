@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+from contextlib import contextmanager
 import socket
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from arena.ladder.ladder import Ladder  # noqa: E402
 from arena.results.store import Store  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402
 from arena.ladder.web import make_app  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -55,7 +57,10 @@ def _stop(*procs) -> None:
             p.wait()
 
 
-def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels):
+@contextmanager
+def _ladder_in_chromium(tmp_path):
+    """A ladder of three built-ins being played (`ladder run -j 1`) and served, and a Chromium page on it:
+    (folder, the server's address, its submission token, the page)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package")
     if chromium() is None:
         pytest.skip("needs Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
@@ -68,30 +73,35 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         token = _token(server)
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            first = int(page.text_content("#games"))
-            page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
-                                   timeout=120_000)  # the page refreshes itself as games are stored
-            page.goto(f"http://127.0.0.1:{port}/submit")
-            page.set_input_files("input[name=wheel]", str(wheels["v1"]))
-            page.fill("input[name=token]", "wrong")
-            page.click("button[type=submit]")
-            assert "needs the ladder's token" in page.text_content("#message")
-            page.set_input_files("input[name=wheel]", str(wheels["v1"]))
-            page.fill("input[name=token]", token)
-            page.click("button[type=submit]", timeout=180_000)
-            page.wait_for_selector("#message", timeout=180_000)
-            assert "lbot-v1: active" in page.text_content("#message")
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_function("() => Array.from(document.querySelectorAll('#board tbody td:nth-child(2)'))"
-                                   ".some(td => td.textContent === 'lbot-v1')", timeout=180_000)
-            page.goto(f"http://127.0.0.1:{port}/bot/lbot-v1")
-            assert page.text_content("#status") == "active"
-            assert page.locator("svg.history").count() == 1
+            yield folder, f"http://127.0.0.1:{port}", token, browser.new_page()
             browser.close()
     finally:
         _stop(run, server)
+
+
+def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property):
+    with _ladder_in_chromium(tmp_path) as (folder, url, token, page):
+        page.goto(f"{url}/")
+        first = int(page.text_content("#games"))
+        page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
+                               timeout=120_000)  # the page refreshes itself as games are stored
+        record_property("games_when_the_table_moved", f"{first} -> {page.text_content('#games')}")
+        page.goto(f"{url}/submit")
+        page.set_input_files("input[name=wheel]", str(wheels["v1"]))
+        page.fill("input[name=token]", "wrong")
+        page.click("button[type=submit]")
+        assert "needs the ladder's token" in page.text_content("#message")
+        page.set_input_files("input[name=wheel]", str(wheels["v1"]))
+        page.fill("input[name=token]", token)
+        page.click("button[type=submit]", timeout=180_000)
+        page.wait_for_selector("#message", timeout=180_000)
+        assert "lbot-v1: active" in page.text_content("#message")
+        page.goto(f"{url}/")
+        page.wait_for_function("() => Array.from(document.querySelectorAll('#board tbody td:nth-child(2)'))"
+                               ".some(td => td.textContent === 'lbot-v1')", timeout=180_000)
+        page.goto(f"{url}/bot/lbot-v1")
+        assert page.text_content("#status") == "active"
+        assert page.locator("svg.history").count() == 1
 
 
 def test_uploads_are_refused_without_the_token_or_over_the_cap(tmp_path, registry, wheels):
@@ -120,3 +130,47 @@ def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
     assert "suspended" in page.text and "crash" in page.text
     logs = page.text.split('<div id="logs">', 1)[1]
     assert "broken on purpose" in logs
+
+
+def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_property):
+    """The leaderboard lists the last games, newest first, as they are stored; each opens in the report's
+    replay viewer (that game only); /games holds the last 20; a bot's page links its own."""
+    newest = "() => Number((document.querySelector('#recent li a') || {textContent: '#-1'}).textContent.slice(1))"
+    with _ladder_in_chromium(tmp_path) as (folder, url, _, page):
+        page.goto(f"{url}/")
+        page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 20", timeout=120_000)
+        first, games = page.evaluate(newest), int(page.text_content("#games"))
+        page.wait_for_function(f"() => ({newest})() > {first}", timeout=120_000)  # refreshed in place
+        record_property("games_while_the_list_moved", int(page.text_content("#games")) - games)
+        shown = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
+        assert len(shown) == 20 and len(set(shown)) == 20
+        with Store(folder) as store:  # newest first: none stored before another listed game shows above it
+            when = dict(store.db.execute("SELECT idx, finished_at FROM games"))
+        assert [when[i] for i in shown] == sorted((when[i] for i in shown), reverse=True)
+
+        page.click("#recent li a")  # the newest game, alone in the report's viewer
+        page.wait_for_url(f"{url}/game/{shown[0]}")
+        page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+        assert page.evaluate("window.arenaBrowser.index.map(g => g.i)") == [shown[0]]
+        assert page.text_content("#game-title").startswith(f"#{shown[0]} ")
+        before = page.text_content("#step-label")
+        page.click("#next")
+        assert page.text_content("#step-label") != before
+        page.click("#last")
+        assert "Bhabhi" in page.text_content("#message") or "draw" in page.text_content("#message")
+
+        page.goto(f"{url}/games")
+        page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+        listed = page.evaluate("window.arenaBrowser.index.map(g => g.i)")
+        assert len(listed) == 20 and page.locator("#game-list .game-pick").count() == 20
+        assert page.text_content("#game-title").startswith(f"#{listed[0]} ")  # the newest is open
+
+        page.goto(f"{url}/bot/low")
+        mine = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
+        assert 0 < len(mine) <= 20
+        page.click("#its-games")
+        page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
+        assert all("low" in names for names in page.evaluate("window.arenaBrowser.index.map(g => g.names)"))
+    client = TestClient(make_app(Ladder.open(folder, load(autoload=False)), "t"))
+    assert client.get("/game/999999").status_code == 404
+    assert client.get("/games?player=nobody").status_code == 404

@@ -17,7 +17,7 @@ from arena.tournament.errors import ConfigError
 from arena.tournament.event import check_players, describe_players
 from arena.tournament.spec import spec_from_dict
 from players.sampler import SamplerBot
-from players.simple import HighBot, LowBot
+from players.simple import LowBot
 
 REGISTRY = load(autoload=False)
 

@@ -42,7 +42,9 @@ def test_summary_counts_play_decisions_apart(records):
     assert sum(t["decisions"] - t["plays"] for t in taker) > 0, "the taker never had a take decision"
     for record in records:
         for t in record["timings"]:
-            assert 0 < t["plays"] <= t["decisions"] and t["play_cpu_ms"] <= sum(t["cpu_ms"]) + 1e-6
+            # both sides are rounded to 0.001 ms: the sum of the rounded times may fall short of the rounded sum
+            slack = 0.0005 * (t["decisions"] + 1)
+            assert 0 < t["plays"] <= t["decisions"] and t["play_cpu_ms"] <= sum(t["cpu_ms"]) + slack
 
 
 def test_ms_per_decision_is_the_mean_over_play_decisions(tmp_path, records):

@@ -35,6 +35,7 @@ from arena.results.store import DB_NAME, Store
 from arena.tournament.event import Tournament
 from support.tournaments import records
 from support.cli import run
+from support.processes import pool_workers
 
 SPEC = {"name": "tiny", "seed": 3, "rules": ["getaway"], "players": ["heuristic", "low", "high"],
         "table_sizes": [3, 4], "house": ["random"], "deals": 2}
@@ -301,20 +302,6 @@ def test_read_only_new_tournament(capsys, event, tmp_path, reference, faults):
                    f"cannot write to {tmp_path / 'tiny' / DB_NAME}: it is read-only")
 
 
-def _pool_workers() -> list[int]:
-    """The worker processes (multiprocess spawn) this process has now."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError, IndexError):
-            continue
-        if ppid == os.getpid() and b"spawn_main" in cmdline:
-            out.append(int(stat.parent.name))
-    return out
-
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_disk_full_mid_run_then_resume_equals_unbroken(capsys, reference, event, tmp_path, faults, jobs):
     """The disk fills after a few games: the run stops with one line saying how many games are kept; those games
@@ -329,7 +316,7 @@ def test_disk_full_mid_run_then_resume_equals_unbroken(capsys, reference, event,
                           f"plays the rest", after=1)
     assert err.splitlines()[0] == f"tiny: {GAMES} games scheduled, {GAMES} to play -> {folder}"
     if Path("/proc/self/stat").exists():
-        assert _pool_workers() == [], "the worker pool outlived the stopped run"
+        assert pool_workers() == [], "the worker pool outlived the stopped run"
     faults.clear()
     kept = records(folder)
     assert f"; {len(kept)} of {GAMES} games are stored and kept;" in line

@@ -4,6 +4,7 @@ import random
 
 import pytest
 import trueskill
+from trueskill import backends
 
 from arena.results.ratings import RatingParams
 from arena.results.trueskill_ffa import FreeForAll
@@ -23,11 +24,17 @@ def random_ranks(rng: random.Random, n: int) -> list[int]:
     return ranks
 
 
-@pytest.mark.parametrize("params", [RatingParams(), RatingParams(tau=0.1, draw_probability=0.05),
-                                    RatingParams(mu=10, sigma=2, beta=1.5, draw_probability=0.2)])
-def test_free_for_all_equals_trueskill_rate_bit_for_bit(params):
+@pytest.mark.parametrize("params, other_backend", [
+    (RatingParams(), False), (RatingParams(tau=0.1, draw_probability=0.05), False),
+    (RatingParams(mu=10, sigma=2, beta=1.5, draw_probability=0.2), False),
+    (RatingParams(tau=0.1, draw_probability=0.05), True),
+])
+def test_free_for_all_equals_trueskill_rate_bit_for_bit(params, other_backend):
     env = params.env()
+    if other_backend:       # cdf and pdf that are not trueskill's own functions: called, not written out
+        env.cdf, env.pdf = (lambda x: backends.cdf(x)), (lambda x: backends.pdf(x))
     fast = FreeForAll(env)
+    assert fast.builtin is not other_backend
     rng = random.Random(7)
     players = [f"p{i}" for i in range(9)]
     slow_ratings = {p: env.create_rating() for p in players}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from collections.abc import Callable, Iterable
 
 from arena.sandbox.processes import state
@@ -44,3 +45,18 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pool_workers(parent: int | None = None) -> list[int]:
+    """The worker processes (multiprocess spawn) of ``parent`` (default: this process) now."""
+    parent = os.getpid() if parent is None else parent
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == parent and b"spawn_main" in cmdline:
+            out.append(int(stat.parent.name))
+    return out

@@ -6,7 +6,6 @@ dies with the harness (its PID namespace dies with its server).
 
 import ctypes
 import json
-import os
 
 import arena
 
