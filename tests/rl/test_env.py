@@ -209,3 +209,27 @@ def test_render_shows_the_table():
     assert text.splitlines()[0] == "donkey, deal 1, player_1 to play"
     assert text.splitlines()[-1] == "  trick: 0:AS" and len(text.splitlines()) == 5
     assert rl.env("donkey", 3).render() is None
+
+
+def test_seat_env_is_deterministic_from_its_seed(registry):
+    """Against players that draw from their seeds (random), the same seed gives the same episodes,
+    in a fresh environment or the same one again."""
+    def episodes(env, seed):
+        out = []
+        observation, _ = env.reset(seed=seed)
+        for _ in range(3):
+            done = False
+            while not done:
+                out.append(observation["observation"].copy())
+                observation, reward, done, _, _ = env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+            out.append(reward)
+            observation, _ = env.reset()
+        return out
+
+    def make():
+        return rl.SeatEnv("donkey", ["random", "random", "random", "random"], seat=3, registry=registry)
+    env = make()
+    a, b, c = episodes(env, 11), episodes(make(), 11), episodes(env, 11)
+    assert len(a) == len(b) == len(c) and all(np.array_equal(x, y) and np.array_equal(x, z)
+                                              for x, y, z in zip(a, b, c))
+    assert not (len(episodes(env, 12)) == len(a) and all(np.array_equal(x, y) for x, y in zip(episodes(env, 12), a)))
