@@ -14,6 +14,9 @@ in this process's CPU time (``time.process_time``), side by side:
 - the AEC environment (``arena.rl.env``): the same number of games, each step
   an ``observe`` (the observation vector and the action mask of the seat to
   act) and a ``step``;
+- ``arena.rl.SeatEnv``: the same number of games, the learner in seat 0
+  against ``random`` players; steps are the learner's, the time includes
+  the others' turns (through the referee's in-process clients);
 - the batch (``arena.rl.Batch``) of each size in ``--batch``: steps until as
   many games have finished, each step observing and stepping every game.
 
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import arena.rl as rl  # noqa: E402
 from arena.game.bench import _random_games  # noqa: E402  (the games `arena bench engine` times)
 from arena.game.rules import PRESETS  # noqa: E402
+from arena.plugins.registry import load  # noqa: E402
 
 
 def engine(rules, players: int, games: int, seed: int) -> float:
@@ -57,6 +61,22 @@ def aec(rules, players: int, games: int, seed: int) -> tuple[float, int]:
                 env.step(None)
                 continue
             env.step(int(np.argmax(rng.random(rl.encoding.ACTIONS) * observation["action_mask"])))
+            steps += 1
+    return time.process_time() - start, steps
+
+
+def seat_env(rules, players: int, games: int, seed: int, registry) -> tuple[float, int]:
+    """(CPU seconds, learner steps) of ``games`` games of SeatEnv, seat 0 against ``random`` players
+    (their turns, played through the referee's in-process clients, included in the time)."""
+    rng, steps = np.random.default_rng(seed), 0
+    env = rl.SeatEnv(rules, ["random"] * (players - 1), seed=seed, registry=registry)
+    start = time.process_time()
+    for _ in range(games):
+        observation, _ = env.reset()
+        done = False
+        while not done:
+            action = int(np.argmax(rng.random(rl.encoding.ACTIONS) * observation["action_mask"]))
+            observation, _, done, _, _ = env.step(action)
             steps += 1
     return time.process_time() - start, steps
 
@@ -84,6 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     rules, sizes = PRESETS[args.rules], [int(s) for s in args.batch.split(",")]
     rates: dict[str, list[float]] = {}
+    registry = load(autoload=False)
     games_per_s: list[float] = []
     for r in range(args.rounds):
         engine_cpu = engine(rules, args.players, args.games, r)
@@ -91,6 +112,9 @@ def main() -> None:
         games_per_s.append(args.games / engine_cpu)
         rates.setdefault("engine (Game, no observations)", []).append(steps / engine_cpu)  # decisions a game: the AEC run's
         rates.setdefault("AEC env, one game (observe + step)", []).append(steps / cpu)
+        cpu, steps = seat_env(rules, args.players, args.games, r, registry)
+        rates.setdefault(f"SeatEnv, one seat against {args.players - 1} random (their turns included)",
+                         []).append(steps / cpu)
         for size in sizes:
             cpu, steps = batched(rules, args.players, args.games, size, r)
             rates.setdefault(f"Batch of {size} (numpy arrays)", []).append(steps / cpu)
