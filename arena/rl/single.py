@@ -86,10 +86,10 @@ class SeatEnv(gymnasium.Env):
         """Deal game ``deal`` and play to the learner's first turn (or the end, when its cards are
         taken before it has one: ``reset`` then deals the next game)."""
         self.seed_used = deal
-        self._close_clients()
         self.table = Table(self.rules, self.players, deal)
         self._sent = [0] * self.players
-        self.clients = {s: make_client(spec, self.sandbox) for s, spec in self.specs.items()}
+        if not self.clients:            # made once, kept from game to game (as a tournament's worker keeps them)
+            self.clients = {s: make_client(spec, self.sandbox) for s, spec in self.specs.items()}
         for s, client in self.clients.items():
             client.begin(s, self.players, self.rules, open_bot_seed(deal, s, self.names[s]), self._events(s),
                          deal=deal)

@@ -72,13 +72,17 @@ import site, sys
 site.addsitedir(sys.argv[1])
 import arena.rl as rl
 env = rl.SeatEnv("getaway", ["my-bot", "heuristic", "random"], seat=1, seed=3)
-observation, _ = env.reset()
-kind = type(env.clients[0]).__name__
-done = False
-while not done:
-    observation, reward, done, _, info = env.step(int(observation["action_mask"].nonzero()[0][0]))
-game = env.table.game
+plays = faults = 0
+for episode in range(2):                      # the sandboxed client kept from one game to the next
+    observation, _ = env.reset()
+    client = env.clients[0]
+    done = False
+    while not done:
+        observation, reward, done, _, info = env.step(int(observation["action_mask"].nonzero()[0][0]))
+    game = env.table.game
+    plays += sum(1 for e in game.events if e[0] == "play" and e[1] == 0)
+    faults += game.faults[0]
+    assert env.clients[0] is client
 env.close()
-plays = [e for e in game.events if e[0] == "play" and e[1] == 0]
-print(kind, "plays" if plays else "none", "faults", game.faults[0])
+print(type(client).__name__, "plays" if plays else "none", "faults", faults)
 """
