@@ -14,7 +14,7 @@ from pettingzoo.test.seed_test import check_environment_deterministic
 import arena.rl as rl
 from arena.game.cards import CARDS
 from arena.game.errors import ArenaError
-from arena.game.rules import PRESETS
+from arena.game.rules import PRESETS, Rules
 from arena.plugins.registry import load
 from arena.rl.encoding import ACTIONS, NO_TAKE, SIZE, TAKE, action_mask, encode
 from arena.rl.errors import EnvError
@@ -233,3 +233,13 @@ def test_seat_env_is_deterministic_from_its_seed(registry):
     assert len(a) == len(b) == len(c) and all(np.array_equal(x, y) and np.array_equal(x, z)
                                               for x, y, z in zip(a, b, c))
     assert not (len(episodes(env, 12)) == len(a) and all(np.array_equal(x, y) for x, y in zip(episodes(env, 12), a)))
+
+
+def test_a_plugins_preset_and_a_rules_object_are_accepted():
+    mine = Rules(name="mine", escape="pass", trumps=True)
+    env = rl.env("mine", 4, presets=PRESETS.adding(mine), seed=1)
+    env.reset()
+    assert env.rules == mine
+    assert rl.env(mine, 3, direction="anticlockwise").rules == mine.replace(direction="anticlockwise")
+    with pytest.raises(ArenaError, match="unknown preset 'mine'"):
+        rl.env("mine", 4)
