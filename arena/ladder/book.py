@@ -48,8 +48,6 @@ CREATE TABLE IF NOT EXISTS ladder_changes (
 STATUSES = ("checking", "active", "rejected", "retired", "suspended")
 REINSTATED = "reinstated"
 """The reason prefix of the change that puts a suspended entry back to active."""
-PLAYING = ("active",)
-"""The statuses matchmaking seats."""
 _ENTRY_COLUMNS = ("name", "player", "plugin", "version", "code_hash", "folder", "previous", "status", "reason",
                   "report", "submitted_at")
 
