@@ -39,6 +39,9 @@ MAX_REPLY = 64 * 1024
 LOG_CAP = 64 * 1024
 CMD_PIPE_SIZE = 1 << 20
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Numerical libraries' thread pools held to one thread in a bot's environment: numpy's BLAS would
+start threads at import, and a bot's fork server must run one thread (the outside check refuses more)."""
 _MIN_STEP = 0.002  # seconds between CPU checks near the limit
 
 
@@ -111,7 +114,7 @@ class BotProcess:
         """A scrubbed environment: nothing of the harness's leaks to the bot."""
         return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                 "HOME": self.tmpdir, "TMPDIR": self.tmpdir, "PYTHONHASHSEED": "0",
-                "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
+                "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
 
     # ---------------------------------------------------------------- talking
     def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:

@@ -26,7 +26,7 @@ import time
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire
-from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
+from arena.sandbox.botproc import LOG_CAP, ONE_THREAD, BotProcess, _cpu_clock, _pipe, describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 
@@ -287,7 +287,7 @@ class ForkServer:
 def _env() -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONHASHSEED": "0",
-            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
+            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
 
 
 def _kill(pid: int) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import sandbox_bots
-from sandbox_bots import broken, slow_import
+from sandbox_bots import broken, numpy_bot, slow_import
 from support.processes import all_gone, cpu_seconds, wait_for
 
 from arena import Game, PlayerSpec, Rules
@@ -378,3 +378,12 @@ def test_sandbox_bench_reports_round_trips_and_games_per_second():
     assert "games/s sandboxed" in lines[5] and "games/s in-process" in lines[5]
     if before is not None:
         assert os.sched_getaffinity(0) == before  # the pinning is undone
+
+
+def test_a_bot_importing_numpy_loads_and_plays(clients):
+    """numpy's BLAS starts threads at import unless told not to; the bot's environment tells it, so a
+    learned player's plugin loads without setting anything and passes the one-thread check."""
+    client = sandboxed(clients, numpy_bot.Bot, LimitsSpec(decision_ms=2000, bank_ms=0, startup_ms=20000,
+                                                         memory_mb=1024))
+    record = play_game(RULES, [client, *(InProcessClient(REGISTRY.get("low")) for _ in range(2))], 11)
+    assert not record["faults"][0], (record["faults"][0], client.log_text()[-2000:])
