@@ -107,10 +107,10 @@ class InProcessClient:
         """``fn(arg)``, timed, its output captured; a crash is a Reply (no lambda a call: one is made
         at every decision)."""
         out, err = sys.stdout, sys.stderr
-        if self._swap:
-            sys.stdout = sys.stderr = self._output
-        cpu0, wall0 = _thread_time(), _perf_counter()
-        try:
+        try:  # the swap inside: a Ctrl-C landing right after it must not leave the streams swapped
+            if self._swap:
+                sys.stdout = sys.stderr = self._output
+            cpu0, wall0 = _thread_time(), _perf_counter()
             value = fn(arg)
         except Exception as exc:  # a bot's bug is a fault, not the harness's crash
             cpu, wall = _thread_time() - cpu0, _perf_counter() - wall0

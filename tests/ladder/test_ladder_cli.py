@@ -15,6 +15,10 @@ from arena.results.store import Store
 CREATE = ["--rules", "getaway", "--table-sizes", "3,4", "--house", "random,low,high,heuristic", "--seed", "5"]
 
 
+_WITH_CTRL_C = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                "from arena.cli.app import main; sys.exit(main())")
+
+
 def _wait(what, timeout: float = 180.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -35,7 +39,9 @@ def test_kill_9_while_a_submission_enters_loses_nothing(tmp_path, wheels, capsys
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), *CREATE]) == 0
     env = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    run = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "run", str(folder), "-j", "1", "-q"],
+    # Ctrl-C's default handler restored first: a shell starts background jobs with SIGINT ignored, and
+    # the child would inherit that when the suite runs in the background (then it never stops)
+    run = subprocess.Popen([sys.executable, "-c", _WITH_CTRL_C, "ladder", "run", str(folder), "-j", "1", "-q"],
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         _wait(lambda: _stored(folder) >= 6)
@@ -109,7 +115,9 @@ def test_ctrl_c_stops_with_130_and_a_new_run_goes_on(tmp_path):
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), *CREATE]) == 0
     env = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    run = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "run", str(folder), "-j", "1", "-q"],
+    # Ctrl-C's default handler restored first: a shell starts background jobs with SIGINT ignored, and
+    # the child would inherit that when the suite runs in the background (then it never stops)
+    run = subprocess.Popen([sys.executable, "-c", _WITH_CTRL_C, "ladder", "run", str(folder), "-j", "1", "-q"],
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)
     try:

@@ -318,8 +318,8 @@ def test_the_bot_process_is_clean_and_alone(clients, monkeypatch):
     play_game(RULES, [client] + others, 1)
     (r,) = reports(client)
     assert "ARENA_TEST_SECRET" not in r["env"] and r["env"] == sorted(
-        ["HOME", "LANG", "LC_ALL", "PATH", "PYTHONHASHSEED", "PYTHONPATH", "PYTHONUNBUFFERED",
-         "TMPDIR"])
+        ["HOME", "LANG", "LC_ALL", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "PATH",
+         "PYTHONHASHSEED", "PYTHONPATH", "PYTHONUNBUFFERED", "TMPDIR"])
     if client._forked:  # PID 1 of its own namespace, its parent outside it, its own /tmp
         assert r["pid"] == 1 and r["ppid"] == 0 and r["cwd"] in ("/tmp", "/var/tmp")
         assert r["argv"][0].endswith("server.py")
