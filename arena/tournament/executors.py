@@ -210,18 +210,12 @@ class LocalExecutor:
             fut.set_result(value)
 
     def _restart(self, dead: list) -> None:
-        """A worker died: stop this pool (without waiting on a lock a dead worker may hold), start a new
-        one, send every unfinished task to it."""
+        """A worker died: stop this pool, start a new one, send every unfinished task to it."""
         old = self._pool
         with self._lock:
             self._pool = None
             tasks = list(self._tasks.items())
-        stopping = threading.Thread(target=old.terminate, name="arena-stop-broken-pool", daemon=True)
-        stopping.start()
-        stopping.join(2)  # at once, unless a dead worker holds the task lock: then it never ends
-        for p in list(old._pool) + self._started:  # a dead worker holding the task lock blocks terminate
-            if p.exitcode is None:
-                p.terminate()  # SIGTERM: the worker closes its bot clients and leaves
+        _stop_broken(old, self._started)
         for fut, (fn, args) in tasks:
             self._send(fut, fn, args)
         how = ", ".join(f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead)
@@ -244,6 +238,37 @@ class LocalExecutor:
 
     def __exit__(self, exc_type, *rest):
         self.shutdown(cancel=exc_type is not None)
+
+
+def _stop_broken(pool, started: list, patience: float = 10.0) -> None:
+    """Stop a pool one of whose workers died, leaving no thread or process of it behind.
+
+    ``Pool.terminate`` first takes the task queue's read lock, which an idle worker holds while it
+    waits for a task; a worker killed then (or while writing a result, holding the result queue's
+    write lock) never gives it back, and ``terminate`` would wait for ever (a thread stuck so was
+    seen to hang a test run at its end). So it runs in a thread of its own; if it has not ended
+    at once, every worker of the pool is ended, and once none is left to hold them, the two locks
+    are released for it."""
+    stopping = threading.Thread(target=pool.terminate, name="arena-stop-broken-pool", daemon=True)
+    stopping.start()
+    stopping.join(2)  # at once, unless a dead worker took a lock with it
+    if not stopping.is_alive():
+        return
+    pool._worker_handler.join(patience)  # terminate set its state: it starts no more workers
+    workers = list(pool._pool) + started
+    for p in workers:
+        if p.exitcode is None:
+            p.terminate()  # SIGTERM: the worker closes its bot clients and leaves
+    for p in workers:
+        p.join(patience)
+        if p.exitcode is None:
+            p.kill()
+            p.join()
+    # the result queue's first: terminate writes to it only once it has the task queue's lock
+    for lock in (pool._outqueue._wlock, pool._inqueue._rlock):
+        lock.acquire(False)  # free: taken here now; taken: by a dead worker (terminate keeps the second)
+        lock.release()
+    stopping.join(patience)
 
 
 def _to_stderr(line: str) -> None:

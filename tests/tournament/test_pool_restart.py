@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 from arena.tournament.executors import LocalExecutor
 from arena.sandbox.processes import state
@@ -26,4 +27,7 @@ def test_idle_workers_killed_then_a_task_still_runs():
         fut = executor.submit(os.getpid)
         assert wait_for(lambda: executor.poll() or fut.done(), timeout=120), "the task never ran"
         assert fut.result() not in old
+        # the broken pool is stopped for good: none of its threads is left waiting on a dead worker's lock
+        left = [t.name for t in threading.enumerate() if t.name == "arena-stop-broken-pool"]
+        assert left == [], left
     assert len(said) == 1 and "killed by SIGKILL) died; a new pool of 2 plays the 1 unfinished batches" in said[0]
