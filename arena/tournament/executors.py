@@ -16,7 +16,9 @@ with it, and a dead idle worker may hold the pool's task-queue lock, so the
 others starve: :meth:`LocalExecutor.poll` notices the death, stops the pool,
 starts a new one and sends every unfinished batch again (the games they
 already streamed come again; the coordinator stores each game once), and
-says so on one line.
+says so on one line. A pool stopped early (Ctrl-C, a full disk, a dead worker)
+is stopped by :func:`_stop_pool`, which cannot wait for ever on a dead worker's
+lock or a worker whose SIGTERM reached a thread other than its main one.
 """
 
 from __future__ import annotations
@@ -215,7 +217,7 @@ class LocalExecutor:
         with self._lock:
             self._pool = None
             tasks = list(self._tasks.items())
-        _stop_broken(old, self._started)
+        _stop_pool(old, self._started)
         for fut, (fn, args) in tasks:
             self._send(fut, fn, args)
         how = ", ".join(f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead)
@@ -227,7 +229,7 @@ class LocalExecutor:
         if pool is None:
             return
         if cancel:
-            pool.terminate()
+            _stop_pool(pool, self._started)
         else:
             pool.close()
         pool.join()
@@ -240,18 +242,24 @@ class LocalExecutor:
         self.shutdown(cancel=exc_type is not None)
 
 
-def _stop_broken(pool, started: list, patience: float = 10.0) -> None:
-    """Stop a pool one of whose workers died, leaving no thread or process of it behind.
+def _stop_pool(pool, started: list, patience: float = 10.0) -> None:
+    """Terminate a pool, leaving no thread or process of it behind, whatever state its workers are in.
 
-    ``Pool.terminate`` first takes the task queue's read lock, which an idle worker holds while it
-    waits for a task; a worker killed then (or while writing a result, holding the result queue's
-    write lock) never gives it back, and ``terminate`` would wait for ever (a thread stuck so was
-    seen to hang a test run at its end). So it runs in a thread of its own; if it has not ended
-    at once, every worker of the pool is ended, and once none is left to hold them, the two locks
-    are released for it."""
-    stopping = threading.Thread(target=pool.terminate, name="arena-stop-broken-pool", daemon=True)
+    ``Pool.terminate`` can wait for ever in two ways, both seen to hang a test run:
+
+    - it first takes the task queue's read lock, which an idle worker holds while it waits for a
+      task; a worker killed then (or while writing a result, holding the result queue's write
+      lock) never gives it back;
+    - it then sends each worker SIGTERM and waits for it; a worker that has loaded numpy has an
+      OpenBLAS thread, the kernel may hand the signal to that thread, and Python runs its handler
+      only once the main thread wakes, which, waiting on that same read lock, it never does.
+
+    So ``terminate`` runs in a thread of its own; if it has not ended at once, every worker is sent
+    SIGTERM, then SIGKILL (its bot processes die with it: they are sent SIGKILL when their parent
+    dies), and once no worker is left to hold them, the two locks are released for it."""
+    stopping = threading.Thread(target=pool.terminate, name="arena-stop-pool", daemon=True)
     stopping.start()
-    stopping.join(2)  # at once, unless a dead worker took a lock with it
+    stopping.join(2)
     if not stopping.is_alive():
         return
     pool._worker_handler.join(patience)  # terminate set its state: it starts no more workers

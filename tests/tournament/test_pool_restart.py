@@ -28,6 +28,29 @@ def test_idle_workers_killed_then_a_task_still_runs():
         assert wait_for(lambda: executor.poll() or fut.done(), timeout=120), "the task never ran"
         assert fut.result() not in old
         # the broken pool is stopped for good: none of its threads is left waiting on a dead worker's lock
-        left = [t.name for t in threading.enumerate() if t.name == "arena-stop-broken-pool"]
+        left = [t.name for t in threading.enumerate() if t.name == "arena-stop-pool"]
         assert left == [], left
     assert len(said) == 1 and "killed by SIGKILL) died; a new pool of 2 plays the 1 unfinished batches" in said[0]
+
+
+def _deaf_to_sigterm() -> int:
+    """Make this pool worker take SIGTERM in a thread other than its main one (as a worker that loaded
+    numpy may, with OpenBLAS's thread): Python's handler then never runs while the main thread waits."""
+    threading.Thread(target=threading.Event().wait, daemon=True).start()  # SIGTERM not blocked in it
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    return os.getpid()
+
+
+def test_a_cancelled_pool_stops_even_if_sigterm_goes_astray():
+    """Stopping a pool (Ctrl-C, a full disk) ends its workers even if SIGTERM reaches a thread of theirs that
+    is not the main one; before, terminate waited for them for ever (a suite run hung so)."""
+    executor = LocalExecutor(2, pin=False, say=lambda line: None)
+    seen: set[int] = set()
+    assert wait_for(lambda: seen.update(executor.submit(_deaf_to_sigterm).result() for _ in range(4))
+                    or len(seen) == 2, timeout=120), "both workers ran the task"
+    stopping = threading.Thread(target=executor.shutdown, kwargs={"cancel": True}, daemon=True)
+    stopping.start()
+    stopping.join(120)  # a hang detector, not a timing: it ends after about 12 s
+    assert not stopping.is_alive(), "the pool's workers were never stopped"
+    assert not any(alive(p) for p in seen)
+    assert [t.name for t in threading.enumerate() if t.name == "arena-stop-pool"] == []
