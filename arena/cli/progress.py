@@ -8,10 +8,11 @@ stderr is not a terminal (CI logs, a pipe), one plain line every
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn
-from rich.table import Column
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines."""
@@ -36,6 +37,9 @@ class LiveProgress:
 
     def __init__(self, quiet: bool, total: int, done: int, console: Console | None = None,
                  every: float = PLAIN_EVERY) -> None:
+        # rich deferred: it costs every `arena` process about 0.1 s at start-up, and most show no progress
+        from rich.console import Console
+
         self.quiet, self.total, self.done, self.every = quiet, total, done, every
         self.console = console or Console(stderr=True)
         self.bar: Progress | None = None
@@ -47,6 +51,9 @@ class LiveProgress:
             return lambda p: None
         if not self.console.is_terminal:
             return self._line
+        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.table import Column
+
         count = len(f"{self.total}/{self.total}")
         self.bar = Progress(
             TextColumn("games"), BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=10)),

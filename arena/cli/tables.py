@@ -13,9 +13,6 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from rich import box
-from rich.console import Console
-from rich.table import Table
 from tabulate import tabulate_formats
 
 from arena.cli.errors import UserError
@@ -28,6 +25,7 @@ WIDE_HELP = "Every column (default: a compact set that fits 80 columns; csv and 
 
 def terminal_width() -> int:
     """The width tables are laid out for: the terminal's, else ``$COLUMNS``, else 80."""
+    from rich.console import Console  # deferred, as in fitted
     return Console().width
 
 
@@ -42,6 +40,11 @@ def fitted(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, width: int 
     needs). Only the :data:`FLEXIBLE` columns give up width: a value elsewhere is never cut (its
     header may be). A cut text ends in an ellipsis, except in the columns named in ``wrap`` (free
     text such as a description), which wrap at word boundaries."""
+    # deferred: rich costs every `arena` process about 0.1 s at start-up, and most commands lay out no table
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     cells = [["" if c is None else str(c) for c in row] for row in rows]
     longest = [max((len(row[i]) for row in cells), default=0) for i in range(len(headers))]
     natural = [max(len(h), n) for h, n in zip(headers, longest)]

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from arena.game.seeds import canonical
 from arena.tournament.schedule import GameSpec
 
@@ -36,6 +34,7 @@ def interleave(games: Sequence[GameSpec]) -> list[GameSpec]:
         streams.setdefault((canonical(g.rules), frozenset(g.seats)), []).append(g)
     if len(streams) < 2:
         return [g for gs in streams.values() for g in gs]
+    import numpy as np  # deferred: numpy costs every `arena` process about 0.2 s at start-up, and most never interleave
     keys = list(streams)
     columns: dict = {}
     for rules, players in keys:

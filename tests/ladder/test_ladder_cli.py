@@ -6,11 +6,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from arena.cli.app import main
 from arena.ladder.book import open_book
 from arena.results.store import Store
+from support.processes import wait_for
 
 CREATE = ["--rules", "getaway", "--table-sizes", "3,4", "--house", "random,low,high,heuristic", "--seed", "5"]
 
@@ -19,14 +19,13 @@ _WITH_CTRL_C = ("import signal, sys; signal.signal(signal.SIGINT, signal.default
                 "from arena.cli.app import main; sys.exit(main())")
 
 
-def _wait(what, timeout: float = 180.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        found = what()
-        if found:
-            return found
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what.__doc__}")
+RUN_PATIENCE = 180.0
+"""Seconds to wait for a ladder run's games: the run starts a pool and bot processes on a loaded machine."""
+
+
+def _wait(what) -> None:
+    """Wait for ``what()`` (its docstring names it) to come true while the run plays."""
+    assert wait_for(what, RUN_PATIENCE, interval=0.05), f"timed out waiting for {what.__doc__}"
 
 
 def _stored(folder) -> int:

@@ -6,6 +6,7 @@ import itertools
 import random
 from collections import Counter
 
+import pytest
 import trueskill
 
 from arena.ladder.matchmaking import WINDOW, choose, recent_games, table_size
@@ -38,14 +39,22 @@ def test_recent_games_counts_a_round_as_one_game_per_rotation_over_the_window():
     assert recent_games(old + [("a", "b", "c")] * WINDOW) == {"a": 3 * WINDOW, "b": 3 * WINDOW, "c": 3 * WINDOW}
 
 
-def test_every_bot_of_a_settled_uneven_field_gets_its_share():
-    games, _ = _run(_settled(), 3000)
+@pytest.fixture(scope="module")
+def settled_run() -> tuple[Counter, list]:
+    """3000 rounds of the settled field, run once for the module. Round ``n`` depends only on the
+    rounds before it (its table size and ``random.Random(n)``), so the first ``k`` tables are those a
+    ``k``-round run chooses: the tests take the prefix they need."""
+    return _run(_settled(), 3000)
+
+
+def test_every_bot_of_a_settled_uneven_field_gets_its_share(settled_run):
+    games, _ = settled_run
     assert max(games.values()) / min(games.values()) < 1.15, games
 
 
-def test_a_new_bot_is_seated_until_settled_and_then_takes_no_more_than_its_share():
+def test_a_new_bot_is_seated_until_settled_and_then_takes_no_more_than_its_share(settled_run):
     ratings = _settled()
-    _, circles = _run(ratings, 600)
+    circles = list(settled_run[1][:600])  # the first 600 rounds, as _run(ratings, 600) chooses them
     field = {**FIELD, "newbie": 25.0}
     first = [choose(sorted(field), ratings, recent_games(circles), 4, random.Random(1), ENV)]
     assert first[0].players[0] == "newbie" and first[0].reason.startswith("new: placing")
@@ -56,8 +65,8 @@ def test_a_new_bot_is_seated_until_settled_and_then_takes_no_more_than_its_share
     assert 0.9 * share < games["newbie"] < 1.15 * share, (games, share)
 
 
-def test_every_pairing_stays_reachable():
-    games, circles = _run(_settled(), 1500)
+def test_every_pairing_stays_reachable(settled_run):
+    circles = settled_run[1][:1500]  # the first 1500 rounds, as _run(_settled(), 1500) chooses them
     met = {frozenset(pair) for c in circles for pair in itertools.combinations(c, 2)}
     assert met == {frozenset(pair) for pair in itertools.combinations(FIELD, 2)}
 

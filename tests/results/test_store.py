@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
@@ -19,6 +18,7 @@ from arena.plugins.registry import load
 from arena.results.errors import StoreError
 from arena.results.store import DB_NAME, Store, rules_label
 from arena.tournament.event import Tournament
+from support.processes import wait_for
 
 SPEC = {"name": "small", "players": ["heuristic", "low", "high"], "table_sizes": [3, 4], "deals": 2,
         "house": ["random"], "rules": ["getaway", {"preset": "donkey"}]}
@@ -143,20 +143,27 @@ def test_kill_9_leaves_a_consistent_database(tmp_path, played):
     folder = tmp_path / "killed"
     proc = subprocess.Popen([sys.executable, "-c", WRITER, str(folder), str(data)],
                             stdout=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        count = 0
-        while count < len(games) // 2 and time.monotonic() < deadline:
-            time.sleep(0.005)
+    counts = [0]
+
+    def half_stored() -> bool:
+        """Half the games stored: the writer is mid-stream (its first pass stores each game once)."""
+        try:
+            # read-only: a plain connect would create an empty file, which the writer would refuse as damaged
+            db = sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10)
             try:
-                # read-only: a plain connect would create an empty file, which the writer would refuse as damaged
-                db = sqlite3.connect(f"file:{folder / DB_NAME}?mode=ro", uri=True, timeout=10)
-                count = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass
+                counts.append(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            finally:
+                db.close()
+        except sqlite3.OperationalError:
+            pass
+        return counts[-1] >= len(games) // 2
+
+    try:
+        wait_for(half_stored, timeout=60, interval=0.005)
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
+    count = counts[-1]
     assert count >= len(games) // 2, "the writer stored too few games in time"
     with Store(folder) as store:
         assert store.db.execute("PRAGMA integrity_check").fetchone() == ("ok",)

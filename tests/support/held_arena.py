@@ -25,6 +25,11 @@ from arena.tournament.executors import LocalExecutor
 
 def held() -> None:
     """A held batch: sleeps (in short naps, so a signal is acted on) until its worker is stopped."""
+    # The naps are the await: the event is a signal (the pool's SIGTERM), and Python runs a handler only
+    # in the main thread once it runs bytecode. The kernel may hand the signal to another thread of the
+    # worker (its result stream's feeder), which does not wake a main thread blocked in signal.pause()
+    # or one long sleep; a 50 ms nap bounds how late the handler runs. Nothing waits on the naps'
+    # length: the test waits for the stored games, and this batch never ends by itself.
     while True:
         time.sleep(0.05)
 

@@ -7,9 +7,9 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+from support.processes import wait_for
 from support.tournaments import records
 
 from arena.game.seeds import Secret
@@ -89,9 +89,7 @@ def test_kill_9_and_resume_gives_the_unbroken_verdict(tmp_path):
     proc = subprocess.Popen(argv + ["--results", tmp_path / "b", "--secret-from", tmp_path / "key"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     db = tmp_path / "b" / "compare-heuristic-random" / "results.sqlite"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (db.exists() and _stored(db) >= 40):
-        time.sleep(0.05)
+    wait_for(lambda: db.exists() and _stored(db) >= 40, timeout=60, interval=0.05)  # the assert below says if not
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     with Store(tmp_path / "a" / "compare-heuristic-random") as store:

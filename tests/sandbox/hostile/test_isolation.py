@@ -258,6 +258,8 @@ def test_the_fork_server_is_stopped_while_games_are_played(hostile, play):
     def sample(client) -> None:
         server = client._server.server_pid
         first = cpu_seconds(server)
+        # a window, not an event: the claim is that nothing happens (the stopped server's timer burns
+        # no CPU) while a game starts, so the test watches it for a while; there is nothing to await
         time.sleep(0.3)
         seen.append((state(server), first, cpu_seconds(server)))
 
