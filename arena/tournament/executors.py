@@ -32,6 +32,7 @@ from concurrent.futures import Future
 from functools import partial
 
 from arena.sandbox import harden_harness
+from arena.sandbox.botproc import ONE_THREAD
 from arena.tournament.worker import LocalSink, Worker, running_on, this_process, unpack_results
 
 
@@ -91,6 +92,8 @@ def _init_worker(counter, cores: list[int], parent: int | None = None, stream=No
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _on_terminate)
+    for name, value in ONE_THREAD.items():  # an in-process bot's numpy starts no BLAS threads beside the
+        os.environ.setdefault(name, value)  # worker's one core (nor takes a SIGTERM in one of them)
     _die_with_parent(parent)
     _harden()
     if stream is not None:

@@ -54,3 +54,15 @@ def test_a_cancelled_pool_stops_even_if_sigterm_goes_astray():
     assert not stopping.is_alive(), "the pool's workers were never stopped"
     assert not any(alive(p) for p in seen)
     assert [t.name for t in threading.enumerate() if t.name == "arena-stop-pool"] == []
+
+
+def _threads_after_numpy() -> int:
+    import numpy  # noqa: F401  (what an in-process bot may load)
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_a_pool_worker_that_loads_numpy_keeps_one_thread():
+    """numpy's OpenBLAS would start a thread a core: a worker plays on one, and a second thread may take the
+    SIGTERM meant for the worker (see above)."""
+    with LocalExecutor(2, pin=False) as executor:
+        assert executor.submit(_threads_after_numpy).result() == 1
