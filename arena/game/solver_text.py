@@ -6,7 +6,8 @@ import time
 
 from arena.game.cards import CARDS, PACK, parse_cards
 from arena.game.rules import Rules
-from arena.game.solver import FULL, Solver, SolverError, mask_text
+from arena.game.errors import SolverError
+from arena.game.solver import FULL, Solver, mask_text
 
 
 def parse_position(text: str) -> dict:

@@ -21,7 +21,8 @@ from typing import Any
 
 from arena.game.match import MAX_HANDS
 from arena.game.seeds import match_hand_seed
-from arena.results.store import Store, StoreError, rules_label
+from arena.results.errors import StoreError
+from arena.results.store import Store, rules_label
 from arena.results.store_check import storage_error
 from arena.results.store_transaction import Transaction
 
