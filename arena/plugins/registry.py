@@ -338,7 +338,8 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
         try:
             name = data.get("name") if isinstance(data, dict) else None
             if not isinstance(name, str) or not _NAME.match(name):
-                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
+                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed (expected lowercase letters, "
+                                 f"digits, '-', '_' or '.', at most 40)")
             registry.presets = registry.presets.adding(Rules.from_dict(data))
         except Exception as exc:
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))
