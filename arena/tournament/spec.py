@@ -169,7 +169,9 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
             raise ConfigError(f"{where}: key {key!r}: unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
     ratings = data.pop("ratings", {}) or {}
     if not isinstance(ratings, dict) or set(ratings) - {"tau", "draw_probability"}:
-        raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability")
+        got = (f"the key {sorted(set(ratings) - {'tau', 'draw_probability'})[0]!r}" if isinstance(ratings, dict)
+               else repr(ratings))
+        raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability (got {got})")
     for key, value in ratings.items():
         data.setdefault(key, value)  # a top-level key (a flag) wins over the [ratings] table
     rules_only = _rules_only(data, where)
@@ -374,7 +376,7 @@ def _rules(data, where, presets: Presets, rules_only=None) -> tuple[dict, ...]:
 def _limits(data, where) -> LimitsSpec:
     value = data.get("limits", {}) or {}
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: key 'limits': expected a table")
+        raise ConfigError(f"{where}: key 'limits': expected a table (got {value!r})")
     for key, v in value.items():
         if key not in _LIMIT_KEYS:
             raise ConfigError(f"{where}: key 'limits.{key}': unknown key (known: {', '.join(sorted(_LIMIT_KEYS))})")
