@@ -17,7 +17,8 @@ _EXPORTS = {
     "arena.game.result": ("Result",),
     "arena.game.rules": ("PRESETS", "Rules"),
     "arena.game.views": ("PlayerView",),
-    "arena.plugins.registry": ("PlayerSpec", "hookimpl"),
+    "arena.plugins.player_spec": ("PlayerSpec",),
+    "arena.plugins.registry": ("hookimpl",),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 

@@ -48,7 +48,8 @@ import time
 
 from arena import Bot
 from arena.game.cards import CARDS, PACK, bit_list
-from arena.game.solver import Solver, SolverBudget
+from arena.game.errors import SolverBudget
+from arena.game.solver import Solver
 
 from players.heuristic import HeuristicBot
 from players.opponents import infer

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from arena.plugins.registry import PlayerSpec
+    from arena.plugins.player_spec import PlayerSpec
     from arena.game.rules import Rules
 
 hookspec = pluggy.HookspecMarker("arena")

@@ -13,7 +13,7 @@ from arena.cli.session import session
 from arena.cli.tables import AUTO, plain
 from arena.plugins.checkbot import check_bot, planned_games
 from arena.plugins.names import package_of
-from arena.plugins.registry import check_in_process
+from arena.plugins.player_spec import check_in_process
 from arena.plugins.scaffold import new_bot as scaffold
 from arena.sandbox.limits_spec import LimitsSpec
 

@@ -81,7 +81,9 @@ def compare(
     if resume is not None:
         comparison = Comparison.open(resume, registry)
     elif a is None or b is None:
-        raise UserError("give two players, e.g. arena compare sampler heuristic (or --resume FOLDER)")
+        given = "none" if a is None else f"only {a!r}"
+        raise UserError(f"expected two players, e.g. arena compare sampler heuristic (or --resume FOLDER); "
+                        f"got {given}")
     else:
         test = CompareTest(a, b, score, _bounds(sprt), alpha, beta)
         keys = {"seed": seed, "rules": [{"preset": rules, **parse_overrides(set_)}], "table_sizes": [table_size],

@@ -36,7 +36,8 @@ def seats(text: str) -> list[str]:
     ``sampler(budget_ms=20,worlds=40)``, do not split)."""
     names = split_names(text)
     if not names:
-        raise UserError("--seats needs player names separated by commas, e.g. heuristic,random,low")
+        raise UserError(f"--seats expects player names separated by commas, e.g. heuristic,random,low "
+                        f"(got {text!r})")
     return names
 
 

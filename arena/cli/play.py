@@ -90,17 +90,21 @@ def replay(
     """Replay a stored game (or a whole match) exactly, checking every step, and print it trick by trick."""
     if match is not None:
         if folder.is_file() or game is not None:
-            raise UserError("--match replays a match of a results folder: arena replay FOLDER --match MATCH")
+            got = f"the file {folder}" if folder.is_file() else f"a game {game!r} too"
+            raise UserError(f"--match expects a results folder and no game: arena replay FOLDER --match MATCH "
+                            f"(got {got})")
         with Store(folder) as store:
             record = stored_match(store, match)
     elif folder.is_file():
         try:
             record = json.loads(folder.read_text())
         except ValueError as exc:
-            raise UserError(f"{folder}: not a JSON game record ({exc})") from None
+            raise UserError(f"{folder}: expected a JSON game record or a results folder (got a file that is "
+                            f"not JSON: {exc})") from None
     else:
         if game is None:
-            raise UserError("give the game number or id to replay, e.g. arena replay results/quick 0")
+            raise UserError(f"expected a game number or id after the results folder, e.g. arena replay "
+                            f"results/quick 0 (got only {folder})")
         with Store(folder) as store:
             record = store.record(game)
     if is_match_record(record):

@@ -34,7 +34,8 @@ def ratings(
         if by_match:
             matches = match_outcomes(store)
             if not matches:
-                raise UserError(f"{folder} holds no matches (--by-match is for a tournament with match_points)")
+                raise UserError(f"--by-match expects a tournament with match_points (got {folder}, which holds "
+                                f"no matches)")
             out(ratings_text(store, fmt, by, rating_columns(wide), grid, outs=matches, unit="matches"))
             return
         out(head_to_head_text(store, fmt, grid, detail=wide) if h2h

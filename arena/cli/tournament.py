@@ -88,7 +88,8 @@ def run(
                                   presets)
     else:
         if "players" not in flags:
-            raise UserError("give a tournament file or --players (e.g. --players heuristic,random,low,high)")
+            raise UserError("expected a tournament file or --players (e.g. --players heuristic,random,low,high); "
+                            "got neither")
         spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
     live = _Live(interval, log_games)
     t = Tournament.create(spec, results / spec.name, session(ctx).registry, read_secret_from(secret_from))

@@ -77,7 +77,7 @@ def parse_line(text: str) -> BookDeal:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise PositionError(f"not a JSON object ({exc})") from None
+        raise PositionError(f"expected a JSON object (got text that is not JSON: {exc})") from None
     return BookDeal.from_dict(data)
 
 

@@ -41,7 +41,8 @@ def build_position(rules, hands, leader, discard, out, first_trick_done, trump, 
     trump_id = _trump(trump, rules)
     drawn_card = _drawn(drawn, masks, leader)
     if not first_trick_done and not masks[leader] >> int(ACE_OF_SPADES) & 1:
-        raise PositionError(f"trick 1 is not done, so the leader (seat {leader}) must hold AS")
+        raise PositionError(f"trick 1 is not done, so the leader must be the seat holding AS (got seat {leader}, "
+                            f"which does not hold it)")
     if not first_trick_done and drawn_card is not None:
         raise PositionError(f"trick 1 is not done, so the leader must lead AS, not a drawn card (got {drawn_card})")
     start = {
@@ -97,9 +98,10 @@ def _check_seats(hands, leader, out) -> None:
         if out.count(s) > 1:
             raise PositionError(f"out lists seat {s} twice")
         if hands[s]:
-            raise PositionError(f"seat {s} is listed as out but holds cards")
+            raise PositionError(f"seat {s} is listed as out, so it must hold no cards (got {hands[s].bit_count()})")
     if leader in out or not hands[leader]:
-        raise PositionError(f"the leader (seat {leader}) must be in the game and hold a card")
+        got = "listed as out" if leader in out else "holding no cards"
+        raise PositionError(f"the leader must be a seat in the game holding a card (got seat {leader}, {got})")
     for s in range(n):
         if not hands[s] and s not in out:
             raise PositionError(f"seat {s} holds no cards, so it must be listed in out")

@@ -65,8 +65,20 @@ def start_game(cls, record: dict):
         return cls.deal(rules, record["players"], record["seed"], record["dealer"], hands=start["hands"])
     game = cls.deal(rules, record["players"], record["seed"], record["dealer"])
     if game.start["hands"] != start["hands"]:
-        raise ReplayError("the recorded deal is not what this seed deals")
+        mine, theirs = game.start["hands"], start["hands"]
+        seats = range(max(len(mine), len(theirs) if isinstance(theirs, list) else 0))
+        seat = next((s for s in seats if _hand(mine, s) != _hand(theirs, s)), 0)
+        raise ReplayError(f"the recorded deal is not what this seed deals (seat {seat}: the record has "
+                          f"{_hand(theirs, seat)}, the seed deals {_hand(mine, seat)})")
     return game
+
+
+def _hand(hands, seat: int) -> str:
+    """One seat's hand of a deal as text, for an error message ("no hand" past the last seat)."""
+    if not isinstance(hands, list) or seat >= len(hands):
+        return "no hand"
+    hand = hands[seat]
+    return " ".join(hand) if isinstance(hand, list) and all(isinstance(c, str) for c in hand) else repr(hand)
 
 
 def _replay(game, recorded: list[dict]) -> None:

@@ -205,7 +205,11 @@ class Presets(Mapping[str, Rules]):
         if not isinstance(rules, Rules):
             raise RulesError(f"a preset must be Rules (got {type(rules).__name__})")
         if self._table.get(rules.name, rules) != rules:
-            raise RulesError(f"preset {rules.name!r} is already defined differently")
+            had, got = self._table[rules.name].to_dict(), rules.to_dict()
+            keys = [k for k in {**had, **got} if had.get(k) != got.get(k)]
+            raise RulesError(f"preset {rules.name!r} is already defined differently: expected "
+                             f"{', '.join(f'{k}={had.get(k)!r}' for k in keys)} (got "
+                             f"{', '.join(f'{k}={got.get(k)!r}' for k in keys)})")
         return Presets({**self._table, rules.name: rules})
 
     def rules(self, name: str, **overrides: Any) -> Rules:

@@ -136,7 +136,8 @@ class Secret:
         try:
             return cls(bytes.fromhex(text.strip()))
         except ValueError:
-            raise SeedError(f"{source}: expected 32-128 hex digits (a secret written by the arena)") from None
+            raise SeedError(f"{source}: expected 32-128 hex digits (a secret written by the arena); got "
+                            f"{len(text.strip())} characters that are not all hex digit pairs") from None
 
     def hex(self) -> str:
         return self.key.hex()

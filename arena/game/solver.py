@@ -104,7 +104,7 @@ class Solver:
         if rules.decks != 1:
             raise SolverError(f"the solver needs one pack (got decks={rules.decks})")
         if rules.trumps:
-            raise SolverError("the solver does not handle trumps (Donkey)")
+            raise SolverError(f"the solver expects rules without trumps (got {rules.name or 'custom'}, with trumps)")
         self.rules = rules
         self.universe = universe
         self.draw_value = draw_value
@@ -148,7 +148,7 @@ class Solver:
 
     def _check(self, leader: int, other: int, must: int) -> None:
         if not leader or not other:
-            raise SolverError("both players must hold cards")
+            raise SolverError(f"both players must hold cards (got {leader.bit_count()} and {other.bit_count()})")
         if leader & other:
             raise SolverError(f"a card is in both hands: {mask_text(leader & other)}")
         if (leader | other) & ~self.universe:

@@ -6,7 +6,8 @@ import time
 
 from arena.game.cards import CARDS, PACK, parse_cards
 from arena.game.rules import Rules
-from arena.game.solver import FULL, Solver, SolverError, mask_text
+from arena.game.errors import SolverError
+from arena.game.solver import FULL, Solver, mask_text
 
 
 def parse_position(text: str) -> dict:
@@ -37,7 +38,8 @@ def parse_position(text: str) -> dict:
         if key in found and len(found[key]) != 1:
             raise SolverError(f"{key!r} must be one card (got {len(found[key])})")
     if "drawn" in out and "led" in out and out["drawn"] != out["led"]:
-        raise SolverError("with 'led', 'drawn' must be the led card (a drawn card is led at once)")
+        raise SolverError(f"with 'led', 'drawn' must be the led card, a drawn card is led at once (got led "
+                          f"{found['led'][0]}, drawn {found['drawn'][0]})")
     return out
 
 
@@ -59,7 +61,8 @@ def solve_text(text: str, rules: Rules, draw_value: float = 0.5) -> list[str]:
         leader &= ~led                  # the led card may be listed in the leader's hand or not
     held = leader | other | (led or 0)
     if leader & other or (led and led & other):
-        raise SolverError("a card appears twice in the position")
+        raise SolverError(f"each card must appear once in the position (got {mask_text(other & (leader | (led or 0)))} "
+                          f"twice)")
     pile = pos.get("pile", FULL & ~held)
     if pile & held:
         raise SolverError(f"the pile holds cards that are in a hand: {mask_text(pile & held)}")

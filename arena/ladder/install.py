@@ -92,8 +92,9 @@ def _folder_package(folder: Path) -> Package:
     project = _pyproject(folder).get("project", {})
     points = project.get("entry-points", {}).get(ENTRY_POINT_GROUP, {})
     if not project.get("name") or not project.get("version") or len(points) != 1:
-        raise SubmissionError(f"{folder}/pyproject.toml must give [project] name and version and exactly one "
-                              f"entry point in [project.entry-points.{ENTRY_POINT_GROUP!r}]")
+        raise SubmissionError(f"{folder}/pyproject.toml: expected [project] name and version and exactly one "
+                              f"entry point in [project.entry-points.{ENTRY_POINT_GROUP!r}] (got name "
+                              f"{project.get('name')!r}, version {project.get('version')!r}, {len(points)} entry points)")
     return Package(project["name"], str(project["version"]), next(iter(points)))
 
 

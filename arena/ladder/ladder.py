@@ -33,9 +33,10 @@ from arena.ladder.book import Book, Entry, Round, open_book
 from arena.ladder.errors import LadderError
 from arena.ladder.matchmaking import WINDOW, choose, rate_game, recent_games, table_size
 from arena.plugins.folders import add_folder_players
+from arena.results.errors import StoreError
 from arena.results.ratings import RatingParams
 from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store, StoreError
+from arena.results.store import Store
 from arena.tournament.event import describe_players
 from arena.tournament.schedule import GameSpec, seating
 from arena.tournament.spec import TournamentSpec, spec_from_dict

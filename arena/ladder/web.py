@@ -37,11 +37,12 @@ from arena.ladder.book import open_book
 from arena.ladder.install import MAX_UPLOAD
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import submit
+from arena.results.errors import StoreError
 from arena.results.head_to_head import head_to_head
 from arena.results.ratings import history, rate
 from arena.results.report_viewer import viewer_html
 from arena.results.standings import COLUMNS, _cell, outcomes, rating_params
-from arena.results.store import Store, StoreError
+from arena.results.store import Store
 
 MAX_LOGS = 10
 """The bot's most recent game logs its page shows (`arena logs DIR GAME` prints any)."""

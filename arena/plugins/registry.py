@@ -1,4 +1,4 @@
-"""Plugin discovery: the pluggy manager, entry points, and :class:`PlayerSpec`.
+"""Plugin discovery: the pluggy manager, entry points, the players and presets they offer.
 
 Plugins are modules named by entry points in the group ``arena.plugins``;
 the built-in players (the ``players`` package) are this distribution's own
@@ -16,8 +16,8 @@ What runs where:
 - a third-party plugin is never imported by the harness. :mod:`arena.plugins.discovery`
   finds its entry point in the distributions' metadata and asks a confined
   child (:mod:`arena.plugins.host`) what it offers; :func:`load` builds a
-  :class:`PlayerSpec` from that plain data, with no factory, only a
-  :class:`PluginSource` saying how to find it. Only the sandbox host (its own
+  :class:`~arena.plugins.player_spec.PlayerSpec` from that plain data, with no factory, only a
+  :class:`~arena.plugins.player_spec.PluginSource` saying how to find it. Only the sandbox host (its own
   confined process) loads the plugin, and only that one entry point
   (:func:`arena.plugins.host.plugin_factory`). Its ``arena_game_finished``
   observer is not called at all: no code of a third-party plugin runs in the
@@ -43,91 +43,25 @@ import importlib.util
 import os
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 import pluggy
 
-from arena.plugins import discovery
-from arena.plugins.code_hash import player_hash_of
-from arena.plugins.options import accepted_options, reported_options, typed_options
-
 from arena.bots import hookspecs
+from arena.bots.safetext import printable
+from arena.game.rules import PRESETS, Presets, Rules
+from arena.plugins import discovery
 from arena.plugins.errors import PluginError
 from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
                                  packages_of, player_options)
-from arena.game.rules import PRESETS, Presets, Rules
-from arena.bots.safetext import printable
+from arena.plugins.options import reported_options
+from arena.plugins.player_spec import PlayerSpec, PluginSource
 
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
 hookimpl = pluggy.HookimplMarker("arena")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
-
-
-
-@dataclass(frozen=True, slots=True)
-class PluginSource:
-    """How a third-party player is found, learned without importing it."""
-
-    entry_point: str
-    """The plugin's entry point: ``module`` or ``module:attr``."""
-    path: str = ""
-    """The folder its top-level module is imported from ("" when the default path has it)."""
-    code_hash: str = ""
-    """Of the distribution's files (:func:`arena.plugins.discovery.code_hash`)."""
-    factory: str = ""
-    """``module:qualname`` of the factory, as the plugin's discovery reported it (for reading only)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerSpec:
-    """A player a plugin offers: ``factory(seed=...)`` builds its :class:`arena.Bot`.
-
-    A third-party player as the harness knows it has no factory (None) and a
-    ``source``: it can be built only inside its sandbox.
-    """
-
-    name: str
-    factory: Callable[..., Any] | None
-    description: str = ""
-    version: str = ""
-    plugin: str = ""
-    trusted: bool = False
-    """Trusted players may run in-process (fast); every other player is sandboxed.
-    Honoured for the built-in players only."""
-    source: PluginSource | None = None
-    options: tuple[tuple[str, Any], ...] = ()
-    """Options the factory is called with (a parametrised player, ``sampler(worlds=40)``), sorted by name."""
-    accepts: tuple[tuple[str, str], ...] | None = None
-    """The options the factory accepts, (name, type) (None: read from the factory's signature)."""
-
-    def create(self, seed: int, **options: Any):
-        """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
-        check_in_process(self)
-        try:
-            bot = self.factory(seed=seed, **{**dict(self.options), **options})
-        except Exception as exc:
-            raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory failed: "
-                              f"{type(exc).__name__}: {exc}") from exc
-        if not callable(getattr(bot, "act", None)):
-            raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory returned "
-                              f"{type(bot).__name__}, expected an arena.Bot")
-        return bot
-
-    def code_hash(self) -> str:
-        """A hash of the player's code (to tell versions apart), blind to comments and docstrings:
-        a built-in's over the modules it uses; a third-party plugin's read from its files at
-        discovery, never imported (:mod:`arena.plugins.code_hash`)."""
-        return self.source.code_hash if self.source is not None else player_hash_of(self.factory)
-
-    def with_options(self, given: dict[str, str]) -> PlayerSpec:
-        """This player with options given as texts, typed and checked (:class:`PluginError`: one line)."""
-        return replace(self, options=typed_options(self.name, given, self.accepted()))
-
-    def accepted(self) -> dict[str, str]:
-        """The options its factory accepts, name -> type (:func:`arena.plugins.options.accepted_options`)."""
-        return dict(self.accepts) if self.accepts is not None else accepted_options(self.factory)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,13 +164,6 @@ def autoload_disabled() -> bool:
     """Is ``ARENA_DISABLE_PLUGIN_AUTOLOAD`` set to a true value (anything but 0, false, no, empty)?"""
     value = os.environ.get(DISABLE_ENV, "").strip().lower()
     return value not in ("", "0", "false", "no")
-
-
-def check_in_process(spec: PlayerSpec) -> None:
-    """Refuse (:class:`PluginError`) a player whose code must not run in this process."""
-    if spec.factory is None:
-        raise PluginError(f"player {spec.name!r} comes from the third-party plugin {spec.plugin}, whose "
-                          f"code never runs in the harness: it plays sandboxed only, not in-process")
 
 
 # ------------------------------------------------------------ built-in players
@@ -411,7 +338,8 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
         try:
             name = data.get("name") if isinstance(data, dict) else None
             if not isinstance(name, str) or not _NAME.match(name):
-                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed")
+                raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed (expected lowercase letters, "
+                                 f"digits, '-', '_' or '.', at most 40)")
             registry.presets = registry.presets.adding(Rules.from_dict(data))
         except Exception as exc:
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))

@@ -21,8 +21,10 @@ from typing import Any
 
 from arena.game.match import MAX_HANDS
 from arena.game.seeds import match_hand_seed
-from arena.results.store import Store, StoreError, rules_label
+from arena.results.errors import StoreError
+from arena.results.store import Store, rules_label
 from arena.results.store_check import storage_error
+from arena.results.store_transaction import Transaction
 
 HAND_STRIDE = 1000
 """Hand ``h`` of the match at schedule index ``i`` is game ``i * HAND_STRIDE + h`` (h < MAX_HANDS)."""
@@ -59,7 +61,7 @@ def add_match(store: Store, game, record: dict) -> bool:
     hands = record["hands"]
     head = {k: v for k, v in record.items() if k != "hands"}
     try:
-        with store._transaction():  # noqa: SLF001  (one transaction for the match and its hands)
+        with Transaction(store.db):  # one transaction for the match and its hands
             store.db.execute(_SCHEMA)
             cur = store.db.execute(
                 "INSERT OR IGNORE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

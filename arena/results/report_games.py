@@ -210,7 +210,8 @@ class _Steps:
                 raise ReportError(f"game {index}: replay differs at event {len(game.events)}: seat {seat} "
                                   f"holds {sorted(engine)}, the browser would show {sorted(mine)}")
         if tuple((s, str(c)) for s, c in game.trick) != self.trick:
-            raise ReportError(f"game {index}: replay differs at event {len(game.events)}: the trick")
+            raise ReportError(f"game {index}: replay differs at event {len(game.events)}: the trick is "
+                              f"{[(s, str(c)) for s, c in game.trick]}, the browser would show {list(self.trick)}")
         if self.steps and game.current is not None:
             self.steps[-1]["turn"] = game.current
             if game.decision == "take":

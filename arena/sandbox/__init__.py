@@ -4,8 +4,8 @@
 :mod:`arena.sandbox.wire` frames the harness-bot pipe traffic.
 """
 
-from arena.sandbox.limits import (Capabilities, Confinement, Limits, LimitsError,
-                                  confine, detect, harden_harness, kill_group,
+from arena.sandbox.errors import LimitsError
+from arena.sandbox.limits import (Capabilities, Confinement, Limits, confine, detect, harden_harness, kill_group,
                                   reap_orphans)
 from arena.sandbox.wire import LogDrain, read_frame, write_frame
 

@@ -30,7 +30,6 @@ server, the init of their PID namespace).
 from __future__ import annotations
 
 import weakref
-from collections import deque
 from dataclasses import dataclass, field
 
 from arena.bots.reply import Reply
@@ -38,16 +37,15 @@ from arena.game.status import Status
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
 from arena.sandbox.game_output import GameOutput
+from arena.sandbox.kept_logs import KeptLogs
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.limits_spec import LimitsSpec
-from arena.sandbox.paths import listable_paths, readable_paths
 from arena.sandbox.pool import IdleProcesses
-from arena.sandbox.serverproc import ForkServer, bot_uid, merged_confinement, use_server
+from arena.sandbox.serverproc import ForkServer, merged_confinement, use_server
 from arena.sandbox.shared_server import SharedServer
-from arena.sandbox.target import player_target
+from arena.sandbox.target import player_target, start_order
 from arena.sandbox.timing import WALL_FACTOR, Clock, not_ready
 
-KEPT_LOGS = 4
 END_GAME_S = 1.0
 """CPU seconds a bot's ``end_game`` may take (its decision limit if that is longer), 3x that of wall time."""
 
@@ -96,8 +94,7 @@ class SandboxClient:
         self._game: _Game | None = None
         self._clock = Clock.from_limits(limits)
         self._start_failed: str | None = None
-        self._logs: deque[BotProcess] = deque(maxlen=KEPT_LOGS)  # ended processes
-        self._logs_dropped = 0
+        self._logs = KeptLogs()  # ended processes'
         self._output = GameOutput()
         self.pids: list[int] = []
         self.confinement: dict | None = None
@@ -146,7 +143,7 @@ class SandboxClient:
 
     def _end(self, proc) -> None:
         proc.kill(wait=self._closed)
-        self._keep_log(proc)
+        self._logs.keep(proc)
 
     def decide(self, events, legal, decision) -> Reply:
         """One decision; a fresh process first catches up on the game so far."""
@@ -230,12 +227,7 @@ class SandboxClient:
         A live process's latest output may still be in its pipe; after
         ``close`` (or a restart) each ended process's log is complete.
         """
-        procs = list(self._logs) + list(self._idle) + ([self._proc] if self._proc is not None else [])
-        parts = [_log_section(p) for p in procs]  # a drain may still be reading: render now
-        if self._server is not None and self._server.log_text():
-            parts.append(f"[bot fork server {self._server.pid}]\n{self._server.log_text()}")
-        head = [f"[{self._logs_dropped} earlier processes' logs dropped]"] if self._logs_dropped else []
-        return "\n".join(head + parts)
+        return self._logs.text([*self._idle, *([self._proc] if self._proc is not None else [])], self._server)
 
     # --------------------------------------------------------------- private
     def _open_game(self) -> Reply:
@@ -337,8 +329,9 @@ class SandboxClient:
         with self._share.lock:
             self._server = self._share.live()
             if self._server is None:
+                order = start_order(self._player, self.os_limits, forked=True)
                 self._server, self._spawn_error = self._share.start(
-                    self._init(), self.os_limits, self._idle.size, python=self._python, log_cap=self._log_cap)
+                    order, self.os_limits, self._idle.size, python=self._python, log_cap=self._log_cap)
                 self._starts += self._server is not None
             return self._server is not None
 
@@ -347,14 +340,7 @@ class SandboxClient:
         if server is not None and self._share.forget(server):  # else another sharing client killed it
             server.kill()
             self._output.collect(server)
-            self._keep_log(server)
-
-    def _init(self) -> dict:
-        return {"player": self._player["player"], "path": self._player.get("path"),
-                "bot_uid": bot_uid(self.os_limits) if self._forked else None,
-                "limits": self.os_limits.to_dict(), "caps": detect().to_dict(),
-                "readable": readable_paths(self._player, forked=self._forked),
-                "listable": listable_paths(self._player)}
+            self._logs.keep(server)
 
     def _ask(self, message: dict, key: str) -> Reply:
         """One timed request to a ready process; faults end the process."""
@@ -381,7 +367,8 @@ class SandboxClient:
         if self._forked:
             return self._start_server()
         try:
-            self._proc = BotProcess(self._init(), python=self._python, log_cap=self._log_cap)
+            order = start_order(self._player, self.os_limits, forked=False)
+            self._proc = BotProcess(order, python=self._python, log_cap=self._log_cap)
         except (OSError, RuntimeError) as exc:  # RuntimeError: no thread for its log drain
             self._proc, self._spawn_error = None, f"could not start the bot process: {exc}"
             return False
@@ -390,12 +377,6 @@ class SandboxClient:
         self._starts += 1
         return True
 
-    def _keep_log(self, proc) -> None:
-        """Keep an ended process's (or server's) log for log_text."""
-        if len(self._logs) == self._logs.maxlen:
-            self._logs_dropped += 1
-        self._logs.append(proc)
-
     def _drop(self, respawn: bool) -> None:
         """Kill the current process (keeping its log); maybe start the next one."""
         proc, self._proc = self._proc, None
@@ -403,14 +384,9 @@ class SandboxClient:
         if proc is not None:
             proc.kill(wait=self._closed or not self._forked)
             self._output.collect(self._server, proc)
-            self._keep_log(proc)
+            self._logs.keep(proc)
         if respawn and self._start_failed is None and not self._forked:
             self._spawn()
-
-
-def _log_section(proc: BotProcess) -> str:
-    text = proc.log_text()
-    return f"[bot process {proc.pid}]" + (f"\n{text}" if text else " (no output)")
 
 
 def _kill_box(box: dict) -> None:

@@ -1,9 +1,24 @@
-"""How a bot process finds the player it runs, derived by the harness from its PlayerSpec."""
+"""What a bot process is told at its start: the player it runs (derived by the harness from its
+PlayerSpec), the bot's uid, its limits and the paths it may read."""
 
 from __future__ import annotations
 
 import os
 import sys
+
+from arena.sandbox.limits import Limits, detect
+from arena.sandbox.paths import listable_paths, readable_paths
+from arena.sandbox.serverproc import bot_uid
+
+
+def start_order(player: dict, os_limits: Limits, forked: bool) -> dict:
+    """The host's start-up message for ``player`` (a :func:`player_target`) under ``os_limits``;
+    ``forked``: started by a fork server (which runs the bot under its own uid)."""
+    return {"player": player["player"], "path": player.get("path"),
+            "bot_uid": bot_uid(os_limits) if forked else None,
+            "limits": os_limits.to_dict(), "caps": detect().to_dict(),
+            "readable": readable_paths(player, forked=forked),
+            "listable": listable_paths(player)}
 
 
 def player_target(spec) -> dict:

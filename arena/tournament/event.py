@@ -26,8 +26,9 @@ from typing import Callable, Iterable
 
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
-from arena.plugins.registry import check_in_process
-from arena.results.store import Store, StoreError, change_note, rules_label
+from arena.plugins.player_spec import check_in_process
+from arena.results.errors import StoreError
+from arena.results.store import Store, change_note, rules_label
 from arena.tournament.book import with_book
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.match_run import store_unit, stored_units, unit_games

@@ -152,7 +152,7 @@ def load_spec(path: str | Path, presets: Presets = PRESETS, **overrides: Any) ->
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{where}: not a text file (UTF-8 expected; {exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML: {' '.join(str(exc).split())}") from None
+        raise ConfigError(f"{where}: expected a TOML file (got invalid TOML: {' '.join(str(exc).split())})") from None
     data.setdefault("name", path.stem)
     if isinstance(data.get("deals"), str):  # a deal book named in the file: relative to the file
         data["deals"] = str(path.parent / Path(data["deals"]).expanduser())
@@ -169,7 +169,9 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
             raise ConfigError(f"{where}: key {key!r}: unknown key (known: {', '.join(sorted(_TOP_KEYS))})")
     ratings = data.pop("ratings", {}) or {}
     if not isinstance(ratings, dict) or set(ratings) - {"tau", "draw_probability"}:
-        raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability")
+        got = (f"the key {sorted(set(ratings) - {'tau', 'draw_probability'})[0]!r}" if isinstance(ratings, dict)
+               else repr(ratings))
+        raise ConfigError(f"{where}: key 'ratings': expected a table with tau and/or draw_probability (got {got})")
     for key, value in ratings.items():
         data.setdefault(key, value)  # a top-level key (a flag) wins over the [ratings] table
     rules_only = _rules_only(data, where)
@@ -232,7 +234,7 @@ def _cross_check(spec: TournamentSpec, where: str, house_given: bool = True) -> 
                 raise ConfigError(f"{where}: key 'table_sizes': {exc}") from None
     if spec.candidates and "candidates" not in format_class(spec.format).reads:
         users = " or ".join(f"a {name}" for name, cls in FORMATS.items() if "candidates" in cls.reads)
-        raise ConfigError(f"{where}: key 'candidates': only {users} has candidates (format is {spec.format!r})")
+        raise ConfigError(f"{where}: key 'candidates': only {users} has candidates (got format {spec.format!r})")
     for key in ("players", "candidates", "house"):
         names = getattr(spec, key)
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -244,7 +246,8 @@ def _cross_check(spec: TournamentSpec, where: str, house_given: bool = True) -> 
     if spec.tau < 0:
         raise ConfigError(f"{where}: key 'tau': must be >= 0 (got {spec.tau})")
     if spec.backend == "dask" and not spec.scheduler:
-        raise ConfigError(f"{where}: key 'backend': dask needs a scheduler address (tcp://HOST:PORT)")
+        raise ConfigError(f"{where}: key 'backend': dask expects a scheduler address (tcp://HOST:PORT); "
+                          f"got none")
     _check_schedule(spec, where, house_given)
     return spec
 
@@ -294,7 +297,7 @@ def _names(data, key, where, required=False, default=()) -> tuple[str, ...]:
     except ValueError as exc:
         raise ConfigError(f"{where}: key {key!r}: {exc}") from None
     if required and not value:
-        raise ConfigError(f"{where}: key {key!r}: at least one player is needed")
+        raise ConfigError(f"{where}: key {key!r}: expected at least one player (got none)")
     return tuple(value)
 
 
@@ -366,14 +369,14 @@ def _rules(data, where, presets: Presets, rules_only=None) -> tuple[dict, ...]:
             raise ConfigError(f"{where}: key 'rules': {exc}") from None
         out.append(entry)
     if not out:
-        raise ConfigError(f"{where}: key 'rules': at least one rule set is needed")
+        raise ConfigError(f"{where}: key 'rules': expected at least one rule set (got none)")
     return tuple(out)
 
 
 def _limits(data, where) -> LimitsSpec:
     value = data.get("limits", {}) or {}
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: key 'limits': expected a table")
+        raise ConfigError(f"{where}: key 'limits': expected a table (got {value!r})")
     for key, v in value.items():
         if key not in _LIMIT_KEYS:
             raise ConfigError(f"{where}: key 'limits.{key}': unknown key (known: {', '.join(sorted(_LIMIT_KEYS))})")

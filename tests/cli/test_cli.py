@@ -170,7 +170,7 @@ def test_cli_runner_players_and_play():
     (["play", "--seats", ",".join(["random"] * 9)], ["players must be 3-8", "(got 9)"]),
     (["play", "--rules", "playnest", "--seats", ",".join(["low"] * 7)], ["players must be 3-6", "(got 7)"]),
     (["play", "--rules", "getaway-2deck", "--seats", "low,low,low,low"], ["7-8", "(got 4)"]),
-    (["play", "--seats", " , "], ["--seats needs player names"]),
+    (["play", "--seats", " , "], ["--seats expects player names separated by commas", "(got ' , ')"]),
     # bad option or value
     (["play", "--set", "escape=drwa"], ["option 'escape' must be one of", "(got 'drwa')"]),
     (["play", "--set", "shootout=yes"], ["option 'shootout'", "(got 'yes')"]),

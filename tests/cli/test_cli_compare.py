@@ -46,7 +46,8 @@ def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, fragment", [
     (("compare", "heuristic", "low", "--interval", "soon"), "--interval expects seconds or games"),
-    (("compare", "heuristic"), "give two players"),
+    (("compare", "heuristic"), "expected two players, e.g. arena compare sampler heuristic (or --resume FOLDER); "
+                               "got only 'heuristic'"),
     (("compare", "heuristic", "low", "--sprt", "2"), "--sprt expects two numbers"),
     (("compare", "heuristic", "low", "--sprt", "3,1"), "increasing"),
     (("compare", "heuristic", "low", "--score", "elo"), "score must be one of bhabhi, place, penalty"),

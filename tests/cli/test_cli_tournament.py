@@ -225,7 +225,7 @@ def test_replay_by_number_and_id(capsys, done):
 
 # ------------------------------------------------------------- errors
 ERRORS = [
-    (["tournament", "run"], ["give a tournament file or --players"]),
+    (["tournament", "run"], ["expected a tournament file or --players", "got neither"]),
     (["tournament", "run", "{tmp}/missing.toml"], ["missing.toml: no such tournament file"]),
     (["tournament", "run", "no-such-event"],
      ["no tournament file 'no-such-event' here and no ready event of that name", "quick", "ladder"]),
@@ -253,7 +253,7 @@ ERRORS = [
     (["ratings", "{done}", "--by", "colour"], ["--by must be one of table-size, rules, seat", "'colour'"]),
     (["ratings", "{done}", "-f", "bogus"], ["format must be csv, json or a tabulate format"]),
     (["ratings", "{done}", "--head-to-head", "-f", "bogus"], ["format must be csv, json"]),
-    (["replay", "{done}"], ["give the game number or id"]),
+    (["replay", "{done}"], ["expected a game number or id after the results folder", "(got only "]),
     (["replay", "{done}", "999"], ["no game '999'"]),
     (["replay", "{done}", "nope"], ["no game 'nope'"]),
 ]

@@ -59,7 +59,7 @@ def test_a_position_line_starts_the_position():
 
 @pytest.mark.parametrize("data, fragment", [
     ("[1, 2]", "expected a JSON object with hands (got list)"),
-    ("{bad", "not a JSON object"),
+    ("{bad", "expected a JSON object (got text that is not JSON: "),
     ('{"hands": []}', "key 'hands': expected a list of hands"),
     ('{"players": 3, "hands": [["AS"], ["KS"]]}', "key 'players': expected the number of hands, 2 (got 3)"),
     ('{"dealer": 5, "hands": [["AS"], ["KS"], ["QS"]]}', "key 'dealer': expected a seat 0..2 (got 5)"),

@@ -892,10 +892,10 @@ def test_apply_accepts_cards_texts_and_ids(position):
     (dict(hands=["AS", "AS", "2C"]), "AS appears twice"),
     (dict(hands=["AS", "2C", "3C"], discard=["2C"]), "2C appears twice"),
     (dict(hands=["AS", "2C", "3C"], leader=5), "leader must be a seat 0..2"),
-    (dict(hands=["AS", "2C", "3C"], out=[1]), "seat 1 is listed as out but holds cards"),
+    (dict(hands=["AS", "2C", "3C"], out=[1]), "seat 1 is listed as out, so it must hold no cards (got 1)"),
     (dict(hands=["AS", "2C", []]), "seat 2 holds no cards, so it must be listed in out"),
     (dict(hands=["AS", [], []], out=[1, 2]), "at least two players"),
-    (dict(hands=["2C", "AS", "3C"], first_trick_done=False), "must hold AS"),
+    (dict(hands=["2C", "AS", "3C"], first_trick_done=False), "the leader must be the seat holding AS (got seat 0, which does not hold it)"),
     (dict(hands=["AS 2C", "3C", "4C"], drawn="3C"), "drawn card 3C must be in the leader's hand"),
     (dict(hands=["AS 2C", "3C", "4C", []], out=[3, 3]), "out lists seat 3 twice"),
 ])

@@ -239,7 +239,7 @@ def test_tampered_deal_seed_and_result_are_refused():
     rec = finished().to_record()
     bad = copy.deepcopy(rec)
     bad["start"]["hands"][0], bad["start"]["hands"][1] = rec["start"]["hands"][1], rec["start"]["hands"][0]
-    with pytest.raises(ReplayError, match="recorded deal is not what this seed deals"):
+    with pytest.raises(ReplayError, match=r"recorded deal is not what this seed deals \(seat 0: the record has "):
         Game.from_record(bad)
     bad = copy.deepcopy(rec)
     bad["seed"] += 1

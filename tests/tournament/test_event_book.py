@@ -127,7 +127,7 @@ def test_deals_cycle_when_the_event_has_more_tables(first):
 
 
 @pytest.mark.parametrize("lines, fragment", [
-    (['{"hands": [["AS"], ["KS"], ["QS"]]}', "nope"], "line 2: not a JSON object"),
+    (['{"hands": [["AS"], ["KS"], ["QS"]]}', "nope"], "line 2: expected a JSON object \\(got text that is not JSON"),
     (['{"hands": [["AS"], ["KS"], ["QS"]]}'], "line 1: under rules getaway: a deal holds the whole pack"),
     ([], "holds no deal"),
 ])

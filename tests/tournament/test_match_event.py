@@ -176,8 +176,8 @@ def test_ratings_by_match_of_single_games_is_one_error_line(tmp_path, registry, 
     play({**SPEC, "match_points": None, "name": "single"}, tmp_path / "single", registry)
     assert main(["ratings", str(tmp_path / "single"), "--by-match"]) != 0
     out, err = capsys.readouterr()
-    assert out == "" and err.splitlines() == [f"error: {tmp_path / 'single'} holds no matches (--by-match is "
-                                              f"for a tournament with match_points)"]
+    assert out == "" and err.splitlines() == [f"error: --by-match expects a tournament with match_points (got "
+                                              f"{tmp_path / 'single'}, which holds no matches)"]
 
 
 def test_replay_a_stored_match_by_number_or_id(reference, capsys):

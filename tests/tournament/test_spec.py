@@ -234,8 +234,8 @@ def test_config_error_is_arena_and_value_error():
 @pytest.mark.parametrize("make, fragment", [
     (lambda d: d / "missing.toml", "no such tournament file"),
     (lambda d: d, "is a folder"),
-    (lambda d: write(d, 'players = ["low",\n'), "not valid TOML"),
-    (lambda d: write(d, "players = 'a'\nplayers = 'b'\n"), "not valid TOML"),
+    (lambda d: write(d, 'players = ["low",\n'), "expected a TOML file (got invalid TOML: "),
+    (lambda d: write(d, "players = 'a'\nplayers = 'b'\n"), "expected a TOML file (got invalid TOML: "),
     (lambda d: (d / "bin.toml").write_bytes(b"\xff\xfe\x00") and d / "bin.toml", "not a text file"),
 ])
 def test_unreadable_files_refused_in_one_line(tmp_path, make, fragment):
