@@ -18,14 +18,14 @@ from typing import Any
 
 from arena.game import events as ev
 from arena.game import position, record
-from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, cards_of
+from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, Card, card, cards_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
-from arena.game.tables import SUIT_CARDS, legal_tuple
+from arena.game.tables import SUIT_CARDS, hand_texts, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
@@ -72,24 +72,24 @@ class Game:
         _shuffle(rng, pack)
         step = 1 if rules.direction == "clockwise" else -1
         seats = [(dealer + step * (i + 1)) % players for i in range(players)]
-        held: list = [()] * players      # each seat's cards, lowest id first
+        # Each seat's hand as a mask, then its record texts from the mask (in id order, as sorted).
+        masks = [0] * players
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
-                held[seat] = sorted(pack[i::players])
+                masks[seat] = _mask(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, _pile_sizes(rng, players, len(pack))):
-                held[seat] = sorted(pack[start:start + size])
+                masks[seat] = _mask(pack[start:start + size])
                 start += size
-        start = {"hands": [list(map(TEXTS.__getitem__, cards)) for cards in held]}
-        return cls._dealt(rules, [_mask(cards) for cards in held], rng, seed, dealer, start)
+        return cls._dealt(rules, masks, rng, seed, dealer, {"hands": list(map(hand_texts, masks))})
 
     @classmethod
     def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> "Game":
         """The game of a deal; ``start`` is the record's (None: a given deal, recorded from ``hands``)."""
         state = State(rules, len(hands), rng, dealer, hands)
         if start is None:
-            start = {"hands": [_texts_of(h) for h in hands], "given": True}
+            start = {"hands": list(map(hand_texts, hands)), "given": True}
         game = cls(rules, state, seed, start, dealer)
         game._begin(state.holder(AS), first_trick=True)
         return game
@@ -322,10 +322,6 @@ def _pile_sizes(rng: random.Random, n: int, total: int) -> list[int]:
             sizes[a] -= 1
             sizes[b] += 1
     return sizes
-
-
-def _texts_of(mask: int) -> list[str]:
-    return list(map(TEXTS.__getitem__, legal_tuple(mask)))
 
 
 def _mask(cards) -> int:

@@ -60,7 +60,7 @@ class State:
     """
 
     __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
-                 "take_dealer", "cut_loses", "escape", "highest_loses", "hands", "active", "out", "pile", "tseats",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "out", "pile", "tseats",
                  "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
                  "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
@@ -75,6 +75,9 @@ class State:
         self.take_dealer = rules.take_order == "dealer_left"
         self.shootout, self.cut_loses = rules.shootout, rules.drawn_cut_loses
         self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
+        # No take phase and no shootout: a trick's winner (or picker) simply leads the next one
+        # (_next_trick's last branch), which the settling of most tricks does without the call.
+        self.plain = not (self.take or self.shootout)
         self.rng = rng
         self.hands = list(hands) if hands is not None else [0] * players
         self.active = [s not in out for s in range(players)] if out else [True] * players
@@ -98,6 +101,7 @@ class State:
         new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
         new.take, new.take_first, new.take_dealer = self.take, self.take_first, self.take_dealer
         new.cut_loses, new.escape, new.highest_loses = self.cut_loses, self.escape, self.highest_loses
+        new.plain = self.plain
         # the position
         new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
         new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
@@ -244,6 +248,22 @@ class State:
         self.hands[picker] |= sum(map(BIT.__getitem__, cards))      # distinct cards: the sum is their mask
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
+        if self.emptied or self.drawn_lead:
+            self._settle_pickup_ending(thrower, picker)
+            return
+        # Nobody played their last card and the lead was not drawn (most tricks): nobody goes
+        # out, the game goes on, the picker leads. The same steps as below, without the checks.
+        self.tcards, self.tseats = [], []
+        self.first = False
+        self.led = -1
+        if self.plain:              # _next_trick(picker), written out
+            self.leader = self.cur = picker
+            self.must = -1
+        else:
+            self._next_trick(picker)
+
+    def _settle_pickup_ending(self, thrower: int, picker: int) -> None:
+        """A picked-up trick in which a seat played its last card, or whose lead was drawn."""
         # drawn_cut_ends is False unless the lead was drawn: the call only then
         drawn_cut = self.drawn_lead and drawn_cut_ends(self.cut_loses, True, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
@@ -261,16 +281,31 @@ class State:
         winner, cards = self.best_seat, self.tcards
         if self.log is not None:
             self.log.append((ev.CLEAN, winner, tuple(cards)))
-        emptied = self._emptied(-1) if self.emptied else ()
+        if self.emptied:
+            self._settle_clean_ending(winner, cards)
+            return
+        # Nobody played their last card (most tricks): nobody goes out, the winner leads.
+        self.pile.extend(cards)
+        self.tcards, self.tseats = [], []
+        self.first = self.drawn_lead = False
+        self.led = -1
+        if self.plain:              # _next_trick(winner), written out
+            self.leader = self.cur = winner
+            self.must = -1
+        else:
+            self._next_trick(winner)
+
+    def _settle_clean_ending(self, winner: int, cards: list) -> None:
+        """A clean trick in which a seat played its last card: who goes out, and the escape rule."""
+        emptied = self._emptied(-1)
         self._clear_trick()
         if self.hands[winner]:
             self.pile.extend(cards)
-            if emptied:
-                self._go_out(emptied)
+            self._go_out(emptied)
             if self.n_active > 1 or not self._maybe_over(winner):
                 self._next_trick(winner)
             return
-        self._winner_without_cards(winner, cards, emptied)
+        self._winner_without_cards(winner, cards, emptied)    # the pile as before this trick
 
     def _winner_without_cards(self, winner: int, cards: list, emptied: list[int]) -> None:
         """The escape rule: the clean-trick winner played their last card."""
