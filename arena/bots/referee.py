@@ -164,19 +164,24 @@ class SeatLog:
     play_cpu_ms: list[float] = field(default_factory=list)
     faults: list[dict] = field(default_factory=list)
 
-    def summary(self) -> dict:
+    def summary(self, per_decision: bool = True) -> dict:
+        """The per-seat timing summary of a record; ``per_decision`` adds every decision's CPU and
+        wall ms (a tournament's store keeps only the summary: it leaves them out)."""
         def med(xs):  # statistics.median's value (the mean of the middle two of an even count), without its checks
             if not xs:
                 return None
             xs, half = sorted(xs), len(xs) // 2
             return round(xs[half] if len(xs) % 2 else (xs[half - 1] + xs[half]) / 2, 3)
-        return {
+        summary = {
             "decisions": len(self.cpu_ms), "plays": len(self.play_cpu_ms),
             "play_cpu_ms": round(sum(self.play_cpu_ms), 3),
             "cpu_ms_median": med(self.cpu_ms), "cpu_ms_max": round(max(self.cpu_ms), 3) if self.cpu_ms else None,
             "wall_ms_median": med(self.wall_ms), "wall_ms_max": round(max(self.wall_ms), 3) if self.wall_ms else None,
-            "cpu_ms": [round(x, 3) for x in self.cpu_ms], "wall_ms": [round(x, 3) for x in self.wall_ms],
         }
+        if per_decision:   # (round with digits is slow: two lists of about 20 a seat were 0.1 ms a game)
+            summary["cpu_ms"] = [round(x, 3) for x in self.cpu_ms]
+            summary["wall_ms"] = [round(x, 3) for x in self.wall_ms]
+        return summary
 
 
 def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any, str]:
@@ -204,7 +209,7 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any,
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
               names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, book: dict | None = None,
-              match=None,
+              match=None, decision_times: bool = True,
               **extra) -> dict:
     """Play one game to the end and return its record (with faults, timings and bot seeds).
 
@@ -216,7 +221,8 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     with ``seed`` (which then seeds only the game's own draws).
     ``match`` (a :class:`~arena.game.match.MatchView`) makes the game a hand of a
     match: every seat is sent its ``match`` event first (``view.match``) and
-    the record keeps it under ``match``.
+    the record keeps it under ``match``. ``decision_times=False`` leaves each decision's
+    times out of the record's ``timings`` (their summaries stay).
     """
     game = Game.deal(rules, len(clients), seed, dealer) if book is None else BookDeal.from_dict(book).game(rules, seed)
     names = list(names) if names is not None else [c.name for c in clients]
@@ -267,7 +273,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     record = game.to_record(
         names=names,
         faults=[log.faults for log in logs],
-        timings=[log.summary() for log in logs],
+        timings=[log.summary(decision_times) for log in logs],
         bot_seeds=list(bot_seeds),
         **extra,
     )
