@@ -293,7 +293,12 @@ class Game:
         return Result.build(order, loser, reason, loser_cards, tied)
 
 
-_BITS = tuple(n.bit_length() for n in range(PACK * 2 + 1))
+def _steps(size: int) -> tuple:
+    """The shuffle's steps for ``size`` cards: position ``i``, the ``n`` cards to draw from, ``n``'s bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+_STEPS = {size: _steps(size) for size in (PACK, 2 * PACK)}
 
 
 def _shuffle(rng: random.Random, cards: list) -> None:
@@ -304,9 +309,7 @@ def _shuffle(rng: random.Random, cards: list) -> None:
     depend only on ``getrandbits``, which CPython keeps stable.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
+    for i, n, k in _STEPS.get(len(cards)) or _steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
