@@ -60,7 +60,7 @@ class State:
     """
 
     __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
-                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after", "out", "pile", "tseats",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after", "out", "pile",
                  "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
                  "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
@@ -84,7 +84,7 @@ class State:
         self.after = self._links()
         self.n_active = players - len(out)
         self.out, self.pile = list(out), list(pile)
-        self.tseats, self.tcards = [], []
+        self.tcards = []
         self.emptied = False            # did a seat play its last card in this trick?
         self.led = self.best_seat = self.best = self.must = -1
         self.drawn_lead = False
@@ -106,7 +106,7 @@ class State:
         # the position
         new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
         new.after = self.after          # a tuple, replaced (never changed) when a seat goes out
-        new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
+        new.tcards, new.asked = self.tcards[:], set(self.asked)
         new.n_active, new.emptied, new.led, new.trump = self.n_active, self.emptied, self.led, self.trump
         new.best_seat, new.best = self.best_seat, self.best
         new.leader, new.cur, new.decision, new.first = self.leader, self.cur, self.decision, self.first
@@ -124,6 +124,19 @@ class State:
         if not self.tcards:
             return lead_mask(self.hands[self.cur], self.must)
         return follow_mask(self.hands[self.cur], self.led, self.trump)
+
+    @property
+    def tseats(self) -> list[int]:
+        """The seats that played the trick's cards (``tcards``), in order.
+
+        Not kept as a list: a trick is played by its leader, then each next seat still in
+        the game (nobody goes out during a trick), so the seats follow from ``leader`` and
+        ``after``; only the rare settling paths and readers ask."""
+        seats, s, after = [], self.leader, self.after
+        for _ in self.tcards:
+            seats.append(s)
+            s = after[s]
+        return seats
 
     def next_active(self, seat: int) -> int:
         """The next seat after ``seat`` in play order that is still in the game."""
@@ -178,7 +191,6 @@ class State:
         hand = hands[s] ^ BIT[c]
         hands[s] = hand
         self.tcards.append(c)
-        self.tseats.append(s)
         if not hand:
             self.emptied = True
         if self.led < 0:                                # the lead
@@ -248,7 +260,7 @@ class State:
         return [s for s in self.tseats if s != skip and not hands[s]]
 
     def _clear_trick(self) -> None:
-        self.tcards, self.tseats = [], []
+        self.tcards = []
         self.emptied = self.drawn_lead = self.first = False
         self.led = -1
 
@@ -262,7 +274,7 @@ class State:
             return
         # Nobody played their last card and the lead was not drawn (most tricks): nobody goes
         # out, the game goes on, the picker leads. The same steps as below, without the checks.
-        self.tcards, self.tseats = [], []
+        self.tcards = []
         self.first = False
         self.led = -1
         if self.plain:              # _next_trick(picker), written out
@@ -295,7 +307,7 @@ class State:
             return
         # Nobody played their last card (most tricks): nobody goes out, the winner leads.
         self.pile.extend(cards)
-        self.tcards, self.tseats = [], []
+        self.tcards = []
         self.first = self.drawn_lead = False
         self.led = -1
         if self.plain:              # _next_trick(winner), written out
