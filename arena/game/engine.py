@@ -30,6 +30,7 @@ from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
 _SECOND_PACK = 1 << PACK
+_SHIFT = (0, 13, 26, 39)            # a suit's first bit in a one-pack hand
 
 
 class Game:
@@ -145,24 +146,26 @@ class Game:
     def legal_actions(self) -> tuple:
         """The legal actions now: Cards to play, or ``(False, True)`` for a take decision."""
         st = self.state
-        if st.cur is None:
-            return ()
-        if st.decision is TAKE:
-            return (False, True)
-        # State.legal_mask's answer, asking rulings.py directly (one call fewer), and
-        # for the common case, a seat holding the led suit (follow_mask's first
-        # answer: it must play that suit), no call at all: one table lookup.
-        led, hand = st.led, st.hands[st.cur]
-        if led < 0:
-            mask = lead_mask(hand, st.must)
-            legal = legal_tuple(mask)
-        else:
+        # State.legal_mask's answer, asking rulings.py directly (one call fewer). Following
+        # first (most decisions): a trick under way means a play decision in a game not over.
+        # For a seat holding the led suit (follow_mask's first answer: it must play that
+        # suit), no call at all: one table lookup.
+        led = st.led
+        if led >= 0:
+            hand = st.hands[st.cur]
             mask = hand & SUIT_MASK[led]
             if mask and mask < _SECOND_PACK:
-                legal = SUIT_CARDS[led][mask >> 13 * led]
+                legal = SUIT_CARDS[led][mask >> _SHIFT[led]]
             else:
                 mask = follow_mask(hand, led, st.trump)
                 legal = legal_tuple(mask)
+        elif st.cur is None:
+            return ()
+        elif st.decision is TAKE:
+            return (False, True)
+        else:
+            mask = lead_mask(st.hands[st.cur], st.must)
+            legal = legal_tuple(mask)
         self._offered = mask
         return legal
 

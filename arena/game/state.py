@@ -400,6 +400,7 @@ class State:
 
     def _finish(self, loser: int | None, reason: str, tied=()) -> None:
         self.loser, self.reason, self.tied = loser, reason, tuple(tied)
+        self.led = -1                   # (already: every trick is cleared first; Game.legal_actions relies on it)
         self.active = [False] * self.n
         self.n_active = 0
         self.cur = None
