@@ -274,14 +274,7 @@ class State:
             return
         # Nobody played their last card and the lead was not drawn (most tricks): nobody goes
         # out, the game goes on, the picker leads. The same steps as below, without the checks.
-        self.tcards = []
-        self.first = False
-        self.led = -1
-        if self.plain:              # _next_trick(picker), written out
-            self.leader = self.cur = picker
-            self.must = -1
-        else:
-            self._next_trick(picker)
+        self._lead_next(picker)
 
     def _settle_pickup_ending(self, thrower: int, picker: int) -> None:
         """A picked-up trick in which a seat played its last card, or whose lead was drawn."""
@@ -307,14 +300,20 @@ class State:
             return
         # Nobody played their last card (most tricks): nobody goes out, the winner leads.
         self.pile.extend(cards)
+        self._lead_next(winner)
+
+    def _lead_next(self, leader: int) -> None:
+        """A trick is over and nobody went out: clear it, and ``leader`` leads the next one
+        (``_clear_trick`` and ``_next_trick``; with no take phase and no shootout, the latter's
+        last branch written out)."""
         self.tcards = []
-        self.first = self.drawn_lead = False
+        self.emptied = self.first = self.drawn_lead = False
         self.led = -1
-        if self.plain:              # _next_trick(winner), written out
-            self.leader = self.cur = winner
+        if self.plain:
+            self.leader = self.cur = leader
             self.must = -1
         else:
-            self._next_trick(winner)
+            self._next_trick(leader)
 
     def _settle_clean_ending(self, winner: int, cards: list) -> None:
         """A clean trick in which a seat played its last card: who goes out, and the escape rule."""
