@@ -49,9 +49,10 @@ SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 class State:
     """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``, not logging).
 
-    ``hands[s]`` (masks), ``active[s]``, ``out`` (finishing order so far),
-    ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
-    trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
+    ``hands[s]`` (masks), ``active[s]``, ``after[s]`` (the next seat still in
+    after ``s``), ``out`` (finishing order so far), ``pile`` (the discard pile,
+    in draw order), ``tseats``/``tcards`` (the trick; ``tseats`` worked out from
+    ``leader``), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
     or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best``
     (who wins the trick so far, with which card), ``trump`` (-1: none yet),
     ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
