@@ -49,20 +49,18 @@ SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 class State:
     """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``, not logging).
 
-    ``hands[s]`` (masks), ``active[s]``, ``after[s]`` (the next seat still in
-    after ``s``), ``out`` (finishing order so far), ``pile`` (the discard pile,
-    in draw order), ``tseats``/``tcards`` (the trick; ``tseats`` worked out from
-    ``leader``), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
-    or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best``
-    (who wins the trick so far, with which card), ``trump`` (-1: none yet),
-    ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
-    ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a
-    draw), ``reason`` and ``tied``.
+    ``hands[s]`` (masks), ``active[s]``, ``after[s]`` (the next seat still in after ``s``), ``out``
+    (finishing order so far), ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
+    trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY`` or ``TAKE``), ``led``
+    (suit, -1 before the lead), ``best_seat``/``best`` (who wins the trick so far, with which card),
+    ``trump`` (-1: none yet), ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
+    ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a draw), ``reason``
+    and ``tied``.
     """
 
     __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
-                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after", "out", "pile",
-                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after",
+                 "out", "pile", "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
                  "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
     def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
@@ -76,8 +74,7 @@ class State:
         self.take_dealer = rules.take_order == "dealer_left"
         self.shootout, self.cut_loses = rules.shootout, rules.drawn_cut_loses
         self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
-        # No take phase and no shootout: a trick's winner (or picker) simply leads the next one
-        # (_next_trick's last branch), which the settling of most tricks does without the call.
+        # no take phase and no shootout: a trick's winner (or picker) simply leads the next one
         self.plain = not (self.take or self.shootout)
         self.rng = rng
         self.hands = list(hands) if hands is not None else [0] * players
@@ -128,11 +125,8 @@ class State:
 
     @property
     def tseats(self) -> list[int]:
-        """The seats that played the trick's cards (``tcards``), in order.
-
-        Not kept as a list: a trick is played by its leader, then each next seat still in
-        the game (nobody goes out during a trick), so the seats follow from ``leader`` and
-        ``after``; only the rare settling paths and readers ask."""
+        """The seats that played ``tcards``: the leader, then each next seat still in (nobody goes
+        out during a trick), so no list is kept; only the rare settling paths and readers ask."""
         seats, s, after = [], self.leader, self.after
         for _ in self.tcards:
             seats.append(s)
@@ -144,10 +138,8 @@ class State:
         return self.after[seat]
 
     def _links(self) -> tuple[int, ...]:
-        """``after``: for each seat, the next seat after it in play order still in the game.
-
-        Worked out when a seat goes out (a few times a game) so that each play finds the
-        next seat with one lookup instead of a walk past the seats that are out."""
+        """``after``: each seat's next seat in play order still in the game, worked out when a seat
+        goes out (a few times a game), so that a play finds it with one lookup, not a walk."""
         nxt, active, after = self.nxt, self.active, []
         for seat in range(self.n):
             s = nxt[seat]
@@ -270,15 +262,9 @@ class State:
         self.hands[picker] |= sum(map(BIT.__getitem__, cards))      # distinct cards: the sum is their mask
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
-        if self.emptied or self.drawn_lead:
-            self._settle_pickup_ending(thrower, picker)
+        if not (self.emptied or self.drawn_lead):   # most tricks: nobody goes out, the picker leads
+            self._lead_next(picker)
             return
-        # Nobody played their last card and the lead was not drawn (most tricks): nobody goes
-        # out, the game goes on, the picker leads. The same steps as below, without the checks.
-        self._lead_next(picker)
-
-    def _settle_pickup_ending(self, thrower: int, picker: int) -> None:
-        """A picked-up trick in which a seat played its last card, or whose lead was drawn."""
         # drawn_cut_ends is False unless the lead was drawn: the call only then
         drawn_cut = self.drawn_lead and drawn_cut_ends(self.cut_loses, True, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
@@ -296,28 +282,10 @@ class State:
         winner, cards = self.best_seat, self.tcards
         if self.log is not None:
             self.log.append((ev.CLEAN, winner, tuple(cards)))
-        if self.emptied:
-            self._settle_clean_ending(winner, cards)
+        if not self.emptied:        # most tricks: nobody goes out, the winner leads
+            self.pile.extend(cards)
+            self._lead_next(winner)
             return
-        # Nobody played their last card (most tricks): nobody goes out, the winner leads.
-        self.pile.extend(cards)
-        self._lead_next(winner)
-
-    def _lead_next(self, leader: int) -> None:
-        """A trick is over and nobody went out: clear it, and ``leader`` leads the next one
-        (``_clear_trick`` and ``_next_trick``; with no take phase and no shootout, the latter's
-        last branch written out)."""
-        self.tcards = []
-        self.emptied = self.first = self.drawn_lead = False
-        self.led = -1
-        if self.plain:
-            self.leader = self.cur = leader
-            self.must = -1
-        else:
-            self._next_trick(leader)
-
-    def _settle_clean_ending(self, winner: int, cards: list) -> None:
-        """A clean trick in which a seat played its last card: who goes out, and the escape rule."""
         emptied = self._emptied(-1)
         self._clear_trick()
         if self.hands[winner]:
@@ -327,6 +295,16 @@ class State:
                 self._next_trick(winner)
             return
         self._winner_without_cards(winner, cards, emptied)    # the pile as before this trick
+
+    def _lead_next(self, leader: int) -> None:
+        """Nobody went out of this trick: ``_clear_trick`` and ``_next_trick(leader)`` (the latter's
+        last branch written out when there is no take phase and no shootout)."""
+        self._clear_trick()
+        if self.plain:
+            self.leader = self.cur = leader
+            self.must = -1
+        else:
+            self._next_trick(leader)
 
     def _winner_without_cards(self, winner: int, cards: list, emptied: list[int]) -> None:
         """The escape rule: the clean-trick winner played their last card."""
@@ -399,8 +377,8 @@ class State:
         return True
 
     def _finish(self, loser: int | None, reason: str, tied=()) -> None:
-        self.loser, self.reason, self.tied = loser, reason, tuple(tied)
-        self.led = -1                   # (already: every trick is cleared first; Game.legal_actions relies on it)
+        # (led: already -1, every trick is cleared first; Game.legal_actions relies on it)
+        self.loser, self.reason, self.tied, self.led = loser, reason, tuple(tied), -1
         self.active = [False] * self.n
         self.n_active = 0
         self.cur = None
