@@ -18,18 +18,19 @@ from typing import Any
 
 from arena.game import events as ev
 from arena.game import position, record
-from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, TEXTS, Card, card, cards_of
+from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, Card, card, cards_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
-from arena.game.tables import SUIT_CARDS, legal_tuple
+from arena.game.tables import SUIT_CARDS, hand_texts, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
 _SECOND_PACK = 1 << PACK
+_SHIFT = (0, 13, 26, 39)            # a suit's first bit in a one-pack hand
 
 
 class Game:
@@ -72,24 +73,24 @@ class Game:
         _shuffle(rng, pack)
         step = 1 if rules.direction == "clockwise" else -1
         seats = [(dealer + step * (i + 1)) % players for i in range(players)]
-        held: list = [()] * players      # each seat's cards, lowest id first
+        # Each seat's hand as a mask, then its record texts from the mask (in id order, as sorted).
+        masks = [0] * players
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
-                held[seat] = sorted(pack[i::players])
+                masks[seat] = _mask(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, _pile_sizes(rng, players, len(pack))):
-                held[seat] = sorted(pack[start:start + size])
+                masks[seat] = _mask(pack[start:start + size])
                 start += size
-        start = {"hands": [list(map(TEXTS.__getitem__, cards)) for cards in held]}
-        return cls._dealt(rules, [_mask(cards) for cards in held], rng, seed, dealer, start)
+        return cls._dealt(rules, masks, rng, seed, dealer, {"hands": list(map(hand_texts, masks))})
 
     @classmethod
     def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> "Game":
         """The game of a deal; ``start`` is the record's (None: a given deal, recorded from ``hands``)."""
         state = State(rules, len(hands), rng, dealer, hands)
         if start is None:
-            start = {"hands": [_texts_of(h) for h in hands], "given": True}
+            start = {"hands": list(map(hand_texts, hands)), "given": True}
         game = cls(rules, state, seed, start, dealer)
         game._begin(state.holder(AS), first_trick=True)
         return game
@@ -145,24 +146,26 @@ class Game:
     def legal_actions(self) -> tuple:
         """The legal actions now: Cards to play, or ``(False, True)`` for a take decision."""
         st = self.state
-        if st.cur is None:
-            return ()
-        if st.decision is TAKE:
-            return (False, True)
-        # State.legal_mask's answer, asking rulings.py directly (one call fewer), and
-        # for the common case, a seat holding the led suit (follow_mask's first
-        # answer: it must play that suit), no call at all: one table lookup.
-        led, hand = st.led, st.hands[st.cur]
-        if led < 0:
-            mask = lead_mask(hand, st.must)
-            legal = legal_tuple(mask)
-        else:
+        # State.legal_mask's answer, asking rulings.py directly (one call fewer). Following
+        # first (most decisions): a trick under way means a play decision in a game not over.
+        # For a seat holding the led suit (follow_mask's first answer: it must play that
+        # suit), no call at all: one table lookup.
+        led = st.led
+        if led >= 0:
+            hand = st.hands[st.cur]
             mask = hand & SUIT_MASK[led]
             if mask and mask < _SECOND_PACK:
-                legal = SUIT_CARDS[led][mask >> 13 * led]
+                legal = SUIT_CARDS[led][mask >> _SHIFT[led]]
             else:
                 mask = follow_mask(hand, led, st.trump)
                 legal = legal_tuple(mask)
+        elif st.cur is None:
+            return ()
+        elif st.decision is TAKE:
+            return (False, True)
+        else:
+            mask = lead_mask(st.hands[st.cur], st.must)
+            legal = legal_tuple(mask)
         self._offered = mask
         return legal
 
@@ -293,7 +296,12 @@ class Game:
         return Result.build(order, loser, reason, loser_cards, tied)
 
 
-_BITS = tuple(n.bit_length() for n in range(PACK * 2 + 1))
+def _steps(size: int) -> tuple:
+    """The shuffle's steps for ``size`` cards: position ``i``, the ``n`` cards to draw from, ``n``'s bits."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+_STEPS = {size: _steps(size) for size in (PACK, 2 * PACK)}
 
 
 def _shuffle(rng: random.Random, cards: list) -> None:
@@ -304,9 +312,7 @@ def _shuffle(rng: random.Random, cards: list) -> None:
     depend only on ``getrandbits``, which CPython keeps stable.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
+    for i, n, k in _STEPS.get(len(cards)) or _steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -322,10 +328,6 @@ def _pile_sizes(rng: random.Random, n: int, total: int) -> list[int]:
             sizes[a] -= 1
             sizes[b] += 1
     return sizes
-
-
-def _texts_of(mask: int) -> list[str]:
-    return list(map(TEXTS.__getitem__, legal_tuple(mask)))
 
 
 def _mask(cards) -> int:

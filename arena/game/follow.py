@@ -22,6 +22,9 @@ from arena.game.tables import held_order
 from arena.game.views import PlayerView, SeatTracker
 
 
+_PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
+
+
 class GameSeat(SeatTracker):
     """One seat's knowledge of one game, followed from the game's event tuples."""
 
@@ -48,20 +51,20 @@ class GameSeat(SeatTracker):
         if self.history and self._game is None:
             raise ValueError(f"seat {seat} was fed event dicts; it cannot follow a game's tuples")
         self._game = game
-        play, clean, pickup, trump, out = self._play, self._clean, self._pickup, self._trump, self._out
-        PLAY, CLEAN, PICKUP, TRUMP, OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT  # noqa: N806 (locals: fast)
+        # (A call takes in about four events: the kinds are read as globals and the methods
+        # called directly, rather than bound to locals first, which made ten objects a call.)
         for e in game.events[batch.start:batch.stop]:
             kind = e[0]
-            if kind is PLAY:
-                play(e[1], e[2])
-            elif kind is CLEAN:
-                clean(e[1], e[2])
-            elif kind is PICKUP:
-                pickup(e[1], e[2])
-            elif kind is TRUMP:
-                trump(e[1])
-            elif kind is OUT:
-                out(e[1])
+            if kind is _PLAY:
+                self._play(e[1], e[2])
+            elif kind is _CLEAN:
+                self._clean(e[1], e[2])
+            elif kind is _PICKUP:
+                self._pickup(e[1], e[2])
+            elif kind is _TRUMP:
+                self._trump(e[1])
+            elif kind is _OUT:
+                self._out(e[1])
             else:
                 handler = getattr(self, "_on_" + kind, None)
                 if handler is not None:

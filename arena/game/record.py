@@ -16,6 +16,8 @@ from arena.game.errors import ReplayError
 from arena.game.rules import Rules
 
 RECORD_VERSION = 1
+_SEAT_NAMES = [f"seat{s}" for s in range(8)]
+"""The names of a record made without names (a slice is a new list each time)."""
 
 
 def to_record(game, names=None, **extra: Any) -> dict:
@@ -27,7 +29,7 @@ def to_record(game, names=None, **extra: Any) -> dict:
         "players": game.players,
         "seed": game.seed,
         "dealer": game.dealer,
-        "names": list(names) if names is not None else [f"seat{s}" for s in range(game.players)],
+        "names": list(names) if names is not None else _SEAT_NAMES[:game.players],
         "start": game.start,
         "events": ev.all_json(game, result),
         "result": result,

@@ -11,6 +11,7 @@ changes when plugins load.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -121,7 +122,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain JSON-ready data (including the preset name)."""
-        return {f: getattr(self, f) for f in _FIELDS}
+        return dict(zip(_FIELDS, _VALUES(self)))      # (one C call for the values: every record asks)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], presets: "Presets | None" = None) -> "Rules":
@@ -169,6 +170,7 @@ def _show(allowed: tuple) -> str:
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+_VALUES = operator.attrgetter(*_FIELDS)
 OPTIONS = tuple(f for f in _FIELDS if f != "name")
 
 

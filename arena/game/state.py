@@ -49,19 +49,18 @@ SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
 class State:
     """One game in progress. Mutable; :meth:`copy` gives an independent one (sharing ``rng``, not logging).
 
-    ``hands[s]`` (masks), ``active[s]``, ``out`` (finishing order so far),
-    ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
-    trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY``
-    or ``TAKE``), ``led`` (suit, -1 before the lead), ``best_seat``/``best``
-    (who wins the trick so far, with which card), ``trump`` (-1: none yet),
-    ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
-    ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a
-    draw), ``reason`` and ``tied``.
+    ``hands[s]`` (masks), ``active[s]``, ``after[s]`` (the next seat still in after ``s``), ``out``
+    (finishing order so far), ``pile`` (the discard pile, in draw order), ``tseats``/``tcards`` (the
+    trick), ``cur`` (the seat to act, None when over), ``decision`` (``PLAY`` or ``TAKE``), ``led``
+    (suit, -1 before the lead), ``best_seat``/``best`` (who wins the trick so far, with which card),
+    ``trump`` (-1: none yet), ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
+    ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a draw), ``reason``
+    and ``tied``.
     """
 
     __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
-                 "take_dealer", "cut_loses", "escape", "highest_loses", "hands", "active", "out", "pile", "tseats",
-                 "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
+                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after",
+                 "out", "pile", "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
                  "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
     def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
@@ -75,12 +74,15 @@ class State:
         self.take_dealer = rules.take_order == "dealer_left"
         self.shootout, self.cut_loses = rules.shootout, rules.drawn_cut_loses
         self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
+        # no take phase and no shootout: a trick's winner (or picker) simply leads the next one
+        self.plain = not (self.take or self.shootout)
         self.rng = rng
         self.hands = list(hands) if hands is not None else [0] * players
         self.active = [s not in out for s in range(players)] if out else [True] * players
+        self.after = self._links()
         self.n_active = players - len(out)
         self.out, self.pile = list(out), list(pile)
-        self.tseats, self.tcards = [], []
+        self.tcards = []
         self.emptied = False            # did a seat play its last card in this trick?
         self.led = self.best_seat = self.best = self.must = -1
         self.drawn_lead = False
@@ -98,9 +100,11 @@ class State:
         new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
         new.take, new.take_first, new.take_dealer = self.take, self.take_first, self.take_dealer
         new.cut_loses, new.escape, new.highest_loses = self.cut_loses, self.escape, self.highest_loses
+        new.plain = self.plain
         # the position
         new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
-        new.tseats, new.tcards, new.asked = self.tseats[:], self.tcards[:], set(self.asked)
+        new.after = self.after          # a tuple, replaced (never changed) when a seat goes out
+        new.tcards, new.asked = self.tcards[:], set(self.asked)
         new.n_active, new.emptied, new.led, new.trump = self.n_active, self.emptied, self.led, self.trump
         new.best_seat, new.best = self.best_seat, self.best
         new.leader, new.cur, new.decision, new.first = self.leader, self.cur, self.decision, self.first
@@ -119,12 +123,30 @@ class State:
             return lead_mask(self.hands[self.cur], self.must)
         return follow_mask(self.hands[self.cur], self.led, self.trump)
 
+    @property
+    def tseats(self) -> list[int]:
+        """The seats that played ``tcards``: the leader, then each next seat still in (nobody goes
+        out during a trick), so no list is kept; only the rare settling paths and readers ask."""
+        seats, s, after = [], self.leader, self.after
+        for _ in self.tcards:
+            seats.append(s)
+            s = after[s]
+        return seats
+
     def next_active(self, seat: int) -> int:
         """The next seat after ``seat`` in play order that is still in the game."""
-        s = self.nxt[seat]
-        while not self.active[s]:
-            s = self.nxt[s]
-        return s
+        return self.after[seat]
+
+    def _links(self) -> tuple[int, ...]:
+        """``after``: each seat's next seat in play order still in the game, worked out when a seat
+        goes out (a few times a game), so that a play finds it with one lookup, not a walk."""
+        nxt, active, after = self.nxt, self.active, []
+        for seat in range(self.n):
+            s = nxt[seat]
+            while not active[s] and s != seat:
+                s = nxt[s]
+            after.append(s)
+        return tuple(after)
 
     def holder(self, c: int) -> int:
         for seat, hand in enumerate(self.hands):
@@ -162,7 +184,6 @@ class State:
         hand = hands[s] ^ BIT[c]
         hands[s] = hand
         self.tcards.append(c)
-        self.tseats.append(s)
         if not hand:
             self.emptied = True
         if self.led < 0:                                # the lead
@@ -182,10 +203,7 @@ class State:
                 elif not (self.first and self.free_first):
                     self._settle_pickup(s)
                     return
-        nxt, active = self.nxt, self.active
-        s = nxt[s]
-        while not active[s]:
-            s = nxt[s]
+        s = self.after[s]
         if s == self.leader:
             self._settle_clean()
         else:
@@ -235,7 +253,7 @@ class State:
         return [s for s in self.tseats if s != skip and not hands[s]]
 
     def _clear_trick(self) -> None:
-        self.tcards, self.tseats = [], []
+        self.tcards = []
         self.emptied = self.drawn_lead = self.first = False
         self.led = -1
 
@@ -244,6 +262,9 @@ class State:
         self.hands[picker] |= sum(map(BIT.__getitem__, cards))      # distinct cards: the sum is their mask
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
+        if not (self.emptied or self.drawn_lead):   # most tricks: nobody goes out, the picker leads
+            self._lead_next(picker)
+            return
         # drawn_cut_ends is False unless the lead was drawn: the call only then
         drawn_cut = self.drawn_lead and drawn_cut_ends(self.cut_loses, True, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
@@ -261,16 +282,29 @@ class State:
         winner, cards = self.best_seat, self.tcards
         if self.log is not None:
             self.log.append((ev.CLEAN, winner, tuple(cards)))
-        emptied = self._emptied(-1) if self.emptied else ()
+        if not self.emptied:        # most tricks: nobody goes out, the winner leads
+            self.pile.extend(cards)
+            self._lead_next(winner)
+            return
+        emptied = self._emptied(-1)
         self._clear_trick()
         if self.hands[winner]:
             self.pile.extend(cards)
-            if emptied:
-                self._go_out(emptied)
+            self._go_out(emptied)
             if self.n_active > 1 or not self._maybe_over(winner):
                 self._next_trick(winner)
             return
-        self._winner_without_cards(winner, cards, emptied)
+        self._winner_without_cards(winner, cards, emptied)    # the pile as before this trick
+
+    def _lead_next(self, leader: int) -> None:
+        """Nobody went out of this trick: ``_clear_trick`` and ``_next_trick(leader)`` (the latter's
+        last branch written out when there is no take phase and no shootout)."""
+        self._clear_trick()
+        if self.plain:
+            self.leader = self.cur = leader
+            self.must = -1
+        else:
+            self._next_trick(leader)
 
     def _winner_without_cards(self, winner: int, cards: list, emptied: list[int]) -> None:
         """The escape rule: the clean-trick winner played their last card."""
@@ -330,6 +364,7 @@ class State:
                 self.active[s] = False
                 self.n_active -= 1
                 self.out.append(s)
+                self.after = self._links()
                 if self.log is not None:
                     self.log.append((ev.OUT, s, len(self.out) - 1))
 
@@ -342,7 +377,8 @@ class State:
         return True
 
     def _finish(self, loser: int | None, reason: str, tied=()) -> None:
-        self.loser, self.reason, self.tied = loser, reason, tuple(tied)
+        # (led: already -1, every trick is cleared first; Game.legal_actions relies on it)
+        self.loser, self.reason, self.tied, self.led = loser, reason, tuple(tied), -1
         self.active = [False] * self.n
         self.n_active = 0
         self.cur = None

@@ -186,6 +186,7 @@ class Worker:
             return game.index, play_game(
                 rules, clients, tournament_deal(secret, game.deal_seed),
                 game.dealer, names=game.seats, bot_seeds=game.bot_seeds(secret), book=game.book,
+                decision_times=False,  # the store keeps the summaries only (run_packed drops the lists)
                 schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
 
         if self._sandboxed(spec, {name for g in games for name in g.seats}):
