@@ -24,21 +24,16 @@ from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK
 from arena.game.errors import PositionError
 from arena.game.rules import Rules
 from arena.game.rulings import (
-    ALONE,
     CUTS,
-    DRAW,
     MODES,
-    PASS,
-    SIMULTANEOUS,
     STEP,
     TAKES,
-    TIED,
     drawn_cut_ends,
     follow_mask,
     lead_mask,
     no_common_suit,
-    winner_without_cards,
 )
+from arena.game.escape import winner_escapes
 from arena.game.tables import legal_tuple
 
 PLAY, TAKE = "play", "take"
@@ -294,7 +289,7 @@ class State:
             if self.n_active > 1 or not self._maybe_over(winner):
                 self._next_trick(winner)
             return
-        self._winner_without_cards(winner, cards, emptied)    # the pile as before this trick
+        winner_escapes(self, winner, cards, emptied)    # the pile as before this trick
 
     def _lead_next(self, leader: int) -> None:
         """Nobody went out of this trick: ``_clear_trick`` and ``_next_trick(leader)`` (the latter's
@@ -305,58 +300,6 @@ class State:
             self.must = -1
         else:
             self._next_trick(leader)
-
-    def _winner_without_cards(self, winner: int, cards: list, emptied: list[int]) -> None:
-        """The escape rule: the clean-trick winner played their last card."""
-        others = [s for s in emptied if s != winner]
-        holders = [s for s in range(self.n) if self.active[s] and self.hands[s]]
-        mode = winner_without_cards(self.escape, len(holders), bool(self.pile), self.highest_loses)
-        if mode == TIED:                            # every hand emptied on this trick
-            self.pile.extend(cards)
-            self._finish(None, "draw", tied=emptied)
-            return
-        if mode == SIMULTANEOUS or mode == ALONE:   # the winner is the last player: the Bhabhi
-            self.pile.extend(cards)
-            self._go_out(others)
-            self._finish(winner, "simultaneous" if mode == SIMULTANEOUS else "last_player")
-            return
-        if mode == PASS:
-            self.pile.extend(cards)
-            self._go_out(emptied)
-            if not self._maybe_over(None):
-                self._next_trick(self.next_active(winner))
-            return
-        if mode == DRAW:
-            self._draw_from_pile(winner)
-            self.pile.extend(cards)
-            self._go_out(others)
-        else:
-            self.pile.extend(cards)
-            self._go_out(others)
-            self._draw_from_next_hand(winner)
-        if not self._maybe_over(winner):
-            self._next_trick(winner, True)
-
-    def _draw_from_pile(self, seat: int) -> None:
-        pile = self.pile
-        i = self.rng.randrange(len(pile))
-        c = pile[i]
-        pile[i] = pile[-1]
-        pile.pop()
-        self.hands[seat] |= BIT[c]
-        self.must = c
-        self._log((ev.DRAW, seat, c, -1))
-
-    def _draw_from_next_hand(self, seat: int) -> None:
-        victim = self.next_active(seat)
-        held = legal_tuple(self.hands[victim])
-        c = int(held[self.rng.randrange(len(held))])
-        self.hands[victim] ^= BIT[c]
-        self.hands[seat] |= BIT[c]
-        self.must = c
-        self._log((ev.DRAW, seat, c, victim))
-        if not self.hands[victim]:
-            self._go_out([victim])
 
     def _go_out(self, seats) -> None:
         for s in seats:
