@@ -42,7 +42,7 @@ def load_net(path: str = str(WEIGHTS)) -> Net:
         digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
         if digest != WEIGHTS_SHA256:
             raise WeightsError(f"{WEIGHTS} has digest {digest[:16]}..., expected {WEIGHTS_SHA256[:16]}... "
-                               f"(ship weights with python -m players.learned.train RUN_DIR --ship FILE)")
+                               f"(ship weights with python -m players.learned.train --ship FILE)")
     return Net.load(Path(path))[0]
 
 

@@ -1,6 +1,7 @@
 """Train the learned player: rollout targets for every legal card, regressed by a small numpy network.
 
     python -m players.learned.train RUN_DIR [--minutes M] [--games G] [--seed S] ...
+    python -m players.learned.train --ship RUN_DIR/weights-GAMES.npz [--gate G]    # becomes weights.npz
 
 The method (one-step policy improvement over the heuristic player, distilled):
 the learner plays 4-player ``getaway`` games in the ladder's field (at a
@@ -58,7 +59,7 @@ PLACE_WEIGHT = 0.05
 
 def options(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m players.learned.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("run_dir", type=Path, help="where the checkpoint, log and weight snapshots go")
+    p.add_argument("run_dir", type=Path, nargs="?", help="where the checkpoint, log and weight snapshots go")
     p.add_argument("--minutes", type=float, default=None, help="stop after this much wall time (this run)")
     p.add_argument("--games", type=int, default=100_000, help="stop at this many training games in all")
     p.add_argument("--seed", type=int, default=0)
@@ -225,10 +226,21 @@ class _Explorer(Bot):
 
 def main(argv: list[str] | None = None) -> int:
     args = options(sys.argv[1:] if argv is None else argv)
-    if args.ship is not None:
-        print(ship(args.ship, args.gate, WEIGHTS))
-        return 0
-    Trainer(args).run()
+    if args.ship is None and args.run_dir is None:
+        print("python -m players.learned.train: give RUN_DIR (to train) or --ship FILE", file=sys.stderr)
+        return 2
+    try:
+        if args.ship is not None:
+            print(ship(args.ship, args.gate, WEIGHTS))
+        else:
+            Trainer(args).run()
+    except (OSError, ValueError, KeyError) as exc:      # a missing or foreign weights file or checkpoint
+        print(f"python -m players.learned.train: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("python -m players.learned.train: stopped; run the same command to go on from the last "
+              "checkpoint", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -130,3 +130,11 @@ def test_a_tiny_training_runs_and_resumes(tmp_path):
     while not game.is_over:
         view = game.view(game.current)
         game.apply(bot.act(view))
+
+
+def test_bad_input_is_one_line(tmp_path, capsys):
+    """A missing weights file to ship, or no run folder, is one line on stderr and a non-zero exit."""
+    assert train_main(["--ship", str(tmp_path / "missing.npz")]) == 1
+    assert train_main([]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and "missing.npz" in lines[0] and "RUN_DIR" in lines[1]
