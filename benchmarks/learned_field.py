@@ -1,0 +1,70 @@
+"""The learned player in the ladder's field (and against three heuristic players), paired with the others.
+
+Plays the games of benchmarks/ladder_field.py (the same deals, seats, bot seeds
+and game keys) with the learned player, or the heuristic player, as the
+candidate, and writes them where that script reads them, so its ``summary``
+and ``compare`` pool them with the sampler's:
+
+    python benchmarks/learned_field.py run NAME DEALS [FIRST] [player=P] [weights=FILE] [gate=G]
+    python benchmarks/learned_field.py three NAME DEALS [FIRST] [...]      # three heuristic players
+    python benchmarks/ladder_field.py compare NAME1 NAME2                   # the paired sign test
+    python benchmarks/ladder_field.py run sampler DEALS FIRST              # the sampler on the field's games
+
+``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-three_NAME-FIRST.json (compare
+``three_A`` with ``three_B``). NAME is a label; ``player`` is ``learned`` (the default, with the
+options ``weights`` and ``gate``), ``heuristic`` or ``sampler``.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+
+from arena.results.intervals import wilson
+from players.heuristic import HeuristicBot
+from players.learned import LearnedBot
+from players.learned import field
+from players.sampler import SamplerBot
+
+
+def _maker(options: dict):
+    player = options.pop("player", "learned")
+    if player == "heuristic":
+        return HeuristicBot
+    if player == "sampler":
+        return SamplerBot
+    return lambda seed: LearnedBot(seed, **options)
+
+
+def run(name: str, deals: int, first: int, options: dict, tables) -> dict:
+    timings: list[float] = []
+    start = time.process_time()
+    games = field.run(_maker(dict(options)), range(first, first + deals), field.LADDER_SEED, tables, timings)
+    return {"name": name, "options": options, "games": games, "cpu": time.process_time() - start,
+            "decision_ms": sorted(1000 * t for t in timings)}
+
+
+def main(argv: list[str]) -> None:
+    cmd, name, deals = argv[0], argv[1], int(argv[2])
+    first = int(argv[3]) if len(argv) > 3 and "=" not in argv[3] else 0
+    opts = dict(kv.split("=", 1) for kv in argv[3:] if "=" in kv)
+    if "gate" in opts:
+        opts["gate"] = float(opts["gate"])
+    tables = (field.THREE,) if cmd == "three" else field.LADDER
+    label = f"three_{name}" if cmd == "three" else name
+    data = run(name, deals, first, opts, tables)
+    with open(f"/tmp/field-{label}-{first}.json", "w") as f:
+        json.dump(data, f)
+    g = data["games"]
+    lost = field.losses(g)
+    lo, hi = wilson(lost, len(g))
+    dec = data["decision_ms"]
+    print(f"{label}: {len(g)} games, Bhabhi {lost} = {100 * lost / len(g):.2f}% (95% {100 * lo:.2f}-"
+          f"{100 * hi:.2f}%), CPU {data['cpu']:.0f} s; decisions median {statistics.median(dec):.3f} ms, "
+          f"mean {statistics.fmean(dec):.3f} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,256 @@
+"""Train the learned player: rollout targets for every legal card, regressed by a small numpy network.
+
+    python -m players.learned.train RUN_DIR [--minutes M] [--games G] [--seed S] ...
+    python -m players.learned.train --ship RUN_DIR/weights-GAMES.npz [--gate G]    # becomes weights.npz
+
+The method (one-step policy improvement over the heuristic player, distilled):
+the learner plays 4-player ``getaway`` games in the ladder's field (at a
+random seat, with three of ``heuristic``, ``high``, ``low``, ``random``, or
+three ``heuristic`` players). At each of its play decisions with a choice it
+computes its card features from its view (:mod:`players.learned.features`)
+and, for each legal card, plays the game out once from the *true* position
+(every hand known: this is training, not play) with that card first, then
+every seat its own policy (the learner the heuristic policy) to the end, on
+the rules core (:mod:`players.playout`). The outcome (1 for the Bhabhi, plus
+0.05 x the finishing place) is that card's target. The network learns to
+predict, from the view alone, the differences between the cards' targets
+(:mod:`players.learned.net`): in expectation over the hidden cards, which card
+loses least. It acts with the network (and at random in ``--explore`` of its
+decisions) once it has trained; before that, as the heuristic player.
+
+Resumable: every ``--chunk`` games it trains on a replay buffer of recent
+decisions and writes ``RUN_DIR/checkpoint.npz`` (weights, optimiser state,
+games played); run the same command again to go on (the buffer starts empty
+again; deal seeds go on from the games played, none repeats). Every
+``--eval-every`` games it measures the network (gated) on fixed deals of the
+field, paired with the heuristic player on the same games, appends a line to
+``RUN_DIR/log.jsonl`` and keeps ``RUN_DIR/weights-GAMES.npz``. numpy only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import collections
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from arena import Bot
+
+from players.heuristic import HeuristicBot
+from players.learned import WEIGHTS, LearnedBot, choose
+from players.learned import field
+from players.learned.features import card_features
+from players.learned.net import Net
+from players.playout import PlayoutRandom, World, play_out
+from players.policy import HEURISTIC
+
+TRAIN_SEED = 91 * 1_000_003
+"""Training deals are ``TRAIN_SEED + seed * 10_000_000 + game``: apart from the ladder's and the evaluation's."""
+EVAL_SEED = 97 * 1_000_003
+TABLES = (*field.LADDER, field.THREE)
+PLACE_WEIGHT = 0.05
+
+
+def options(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m players.learned.train", description=__doc__.split("\n\n")[0])
+    p.add_argument("run_dir", type=Path, nargs="?", help="where the checkpoint, log and weight snapshots go")
+    p.add_argument("--minutes", type=float, default=None, help="stop after this much wall time (this run)")
+    p.add_argument("--games", type=int, default=100_000, help="stop at this many training games in all")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hidden", type=int, default=64, help="units per hidden layer")
+    p.add_argument("--chunk", type=int, default=200, help="games between training rounds and checkpoints")
+    p.add_argument("--steps", type=int, default=60, help="Adam steps per training round")
+    p.add_argument("--batch", type=int, default=256, help="decisions per Adam step")
+    p.add_argument("--buffer", type=int, default=60_000, help="decisions kept for replay")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--explore", type=float, default=0.05, help="share of decisions played at random")
+    p.add_argument("--gate", type=float, default=0.02, help="the player's gate (written with the weights)")
+    p.add_argument("--eval-every", type=int, default=5_000, help="training games between measurements")
+    p.add_argument("--eval-deals", type=int, default=25, help="deals per measurement (20 games each)")
+    p.add_argument("--ship", type=Path, default=None, metavar="FILE",
+                   help="instead of training: copy weights FILE (with --gate) to the player's weights.npz "
+                        "and print the digest for WEIGHTS_SHA256")
+    return p.parse_args(argv)
+
+
+class Trainer:
+    """The state of a run: the net, the buffer, the counters; :meth:`run` goes on from a checkpoint."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.dir: Path = args.run_dir
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.buffer: collections.deque = collections.deque(maxlen=args.buffer)
+        self.np_rng = np.random.default_rng(args.seed)
+        ckpt = self.dir / "checkpoint.npz"
+        if ckpt.exists():
+            self.net, arrays = Net.load(ckpt)
+            self.games, self.trained = int(arrays["games"]), int(arrays["trained"])
+            self.seconds = float(arrays["seconds"])
+            self.np_rng = np.random.default_rng([args.seed, self.games])
+        else:
+            self.net = Net.new(args.hidden, self.np_rng)
+            self.games, self.trained, self.seconds = 0, 0, 0.0
+        self.net.gate = args.gate
+
+    # ------------------------------------------------------------- the loop
+    def run(self) -> None:
+        args, start = self.args, time.monotonic()
+        if self.games == 0:
+            self.measure()
+        while self.games < args.games:
+            if args.minutes is not None and time.monotonic() - start > 60 * args.minutes:
+                break
+            t = time.monotonic()
+            for _ in range(args.chunk):
+                self.play_one()
+            loss = self.train_round()
+            self.seconds += time.monotonic() - t
+            self.checkpoint()
+            self.log({"games": self.games, "seconds": round(self.seconds), "loss": loss,
+                      "buffer": len(self.buffer)})
+            if self.games % args.eval_every < args.chunk:
+                self.measure()
+
+    def play_one(self) -> None:
+        """One training game; the learner's decisions with a choice go to the buffer with their targets."""
+        g = self.games
+        rng = random.Random(f"{self.args.seed}-{g}")
+        others = list(TABLES[rng.randrange(len(TABLES))])
+        rng.shuffle(others)
+        seat = rng.randrange(4)
+        kinds = [field.KINDS[p] for p in others]
+        kinds.insert(seat, HEURISTIC)
+        learner = _Explorer(self, rng, seat, kinds)
+        field.play(learner, tuple(others), seat, TRAIN_SEED + self.args.seed * 10_000_000 + g,
+                   on_decision=learner.observe)
+        self.games += 1
+
+    def train_round(self) -> float:
+        """``--steps`` Adam steps on decisions drawn from the buffer; the mean loss."""
+        args = self.args
+        if len(self.buffer) < args.batch:
+            return float("nan")
+        total = 0.0
+        for _ in range(args.steps):
+            pick = self.np_rng.integers(0, len(self.buffer), args.batch)
+            xs = [self.buffer[i][0] for i in pick]
+            ys = [self.buffer[i][1] for i in pick]
+            group = np.repeat(np.arange(args.batch), [len(y) for y in ys])
+            total += self.net.train_step(np.concatenate(xs), np.concatenate(ys), group, args.batch, args.lr)
+        self.trained += args.steps
+        return total / args.steps
+
+    # ------------------------------------------------------------ records
+    def checkpoint(self) -> None:
+        self.net.save(self.dir / "checkpoint.npz", extra={
+            "games": np.array(self.games), "trained": np.array(self.trained),
+            "seconds": np.array(self.seconds)})
+
+    def log(self, line: dict) -> None:
+        with open(self.dir / "log.jsonl", "a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(json.dumps(line), flush=True)
+
+    def measure(self) -> None:
+        """The gated net against the heuristic player on ``--eval-deals`` fixed deals: the field's four
+        tables and three heuristic players, the same games for both; a weight snapshot beside it."""
+        snapshot = self.dir / f"weights-{self.games}.npz"
+        self.net.save(snapshot)
+        deals = range(self.args.eval_deals)
+        base = self._baseline(deals)
+        t = time.process_time()
+        mine = field.run(lambda s: LearnedBot(s, weights=str(snapshot)), deals, EVAL_SEED, TABLES)
+        ladder = [k for k in mine if "heuristic+heuristic+heuristic" not in k]
+        three = [k for k in mine if k not in ladder]
+        self.log({"games": self.games, "eval_seconds": round(time.process_time() - t, 1),
+                  "field_lost": sum(mine[k]["lost"] for k in ladder), "field_games": len(ladder),
+                  "heuristic_field_lost": sum(base[k]["lost"] for k in ladder),
+                  "three_lost": sum(mine[k]["lost"] for k in three), "three_games": len(three),
+                  "only_learned_lost": sum(mine[k]["lost"] and not base[k]["lost"] for k in mine),
+                  "only_heuristic_lost": sum(base[k]["lost"] and not mine[k]["lost"] for k in mine)})
+
+    def _baseline(self, deals: range) -> dict:
+        path = self.dir / f"heuristic-{len(deals)}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        games = field.run(HeuristicBot, deals, EVAL_SEED, TABLES)
+        path.write_text(json.dumps(games))
+        return games
+
+
+class _Explorer(Bot):
+    """The learner in a training game: records targets, then plays the net (or explores)."""
+
+    def __init__(self, trainer: Trainer, rng: random.Random, seat: int, kinds: list[int]) -> None:
+        super().__init__(0)
+        self.fallback = HeuristicBot(0)
+        self.trainer, self.r, self.seat, self.kinds = trainer, rng, seat, kinds
+        self.rows = None
+
+    def observe(self, game, view) -> None:
+        """Before acting: the features and each legal card's rollout target."""
+        self.rows = None
+        if view.decision != "play" or len(view.legal) < 2:
+            return
+        rows = card_features(view)
+        targets = np.array([self._rollout(game, int(c)) for c in view.legal], dtype=np.float32)
+        self.trainer.buffer.append((rows, targets))
+        self.rows = rows
+
+    def _rollout(self, game, card: int) -> float:
+        world = World.of(game.state)
+        world.rng = PlayoutRandom(self.trainer.games)
+        world.play(card)
+        play_out(world, self.kinds)
+        me, n = self.seat, len(self.kinds)
+        if world.loser == me:
+            return 1.0
+        return PLACE_WEIGHT * (world.out.index(me) / (n - 1) if me in world.out else 1.0)
+
+    def play(self, view):
+        if self.rows is None:
+            return view.legal[0] if len(view.legal) == 1 else self.fallback.play(view)
+        if self.r.random() < self.trainer.args.explore:
+            return view.legal[self.r.randrange(len(view.legal))]
+        if self.trainer.trained == 0:
+            return self.fallback.play(view)
+        return view.legal[choose(self.trainer.net, self.rows, self.trainer.net.gate)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(sys.argv[1:] if argv is None else argv)
+    if args.ship is None and args.run_dir is None:
+        print("python -m players.learned.train: give RUN_DIR (to train) or --ship FILE", file=sys.stderr)
+        return 2
+    try:
+        if args.ship is not None:
+            print(ship(args.ship, args.gate, WEIGHTS))
+        else:
+            Trainer(args).run()
+    except (OSError, ValueError, KeyError) as exc:      # a missing or foreign weights file or checkpoint
+        print(f"python -m players.learned.train: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("python -m players.learned.train: stopped; run the same command to go on from the last "
+              "checkpoint", file=sys.stderr)
+        return 130
+    return 0
+
+
+def ship(source: Path, gate: float, target: Path) -> str:
+    """Write the weights of ``source`` with ``gate`` to ``target``; their SHA-256."""
+    net, _ = Net.load(source)
+    net.gate = gate
+    net.save(target)
+    return hashlib.sha256(target.read_bytes()).hexdigest()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
