@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena import PlayerSpec, hookimpl
 
 from players.heuristic import HeuristicBot
-from players.learned import LearnedBot
+from players.learned import learned
 from players.sampler import SamplerBot
 from players.simple import HighBot, LowBot, RandomBot
 
@@ -24,7 +24,7 @@ def arena_players() -> list[PlayerSpec]:
                    "models each opponent from its public plays, samples 120 hidden deals a decision, "
                    "plays each card out, keeps the safest; exact solver with two left; deterministic",
                    trusted=True),
-        PlayerSpec("learned", LearnedBot,
+        PlayerSpec("learned", learned,
                    "a small neural network (numpy) scores each legal card from its view: trained on "
                    "rollouts in the ladder's field; plays the heuristic card unless another scores clearly lower",
                    trusted=True),

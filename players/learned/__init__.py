@@ -15,62 +15,12 @@ Deterministic: no randomness at all (an argmin, ties to the first legal card).
 
 from __future__ import annotations
 
-import hashlib
-from functools import lru_cache
-from pathlib import Path
 
-import numpy as np
+def learned(seed: int = 0, weights: str | None = None, gate: float | None = None, **options):
+    """The built-in ``learned`` player's factory: its bot (:class:`players.learned.bot.LearnedBot`).
 
-from arena import Bot
-
-from players.heuristic import HeuristicBot
-from players.learned.features import NAMES, card_features
-from players.learned.net import Net, WeightsError
-
-WEIGHTS = Path(__file__).with_name("weights.npz")
-"""The shipped weights (package data)."""
-WEIGHTS_SHA256 = "e885e6e5eaa5b653d2cd2d0825d6c65757ae50fd88c237c385a45910b66838a0"
-"""The shipped weights' digest: checked at load, and part of this module's code, so new weights
-change the player's code hash (which tells a tournament's player versions apart)."""
-_PICK = NAMES.index("heuristic_card")
-
-
-@lru_cache(maxsize=8)
-def load_net(path: str = str(WEIGHTS)) -> Net:
-    """The net in ``path`` (read once per process and path); the shipped file must match its digest."""
-    if Path(path) == WEIGHTS:
-        digest = hashlib.sha256(WEIGHTS.read_bytes()).hexdigest()
-        if digest != WEIGHTS_SHA256:
-            raise WeightsError(f"{WEIGHTS} has digest {digest[:16]}..., expected {WEIGHTS_SHA256[:16]}... "
-                               f"(ship weights with python -m players.learned.train --ship FILE)")
-    return Net.load(Path(path))[0]
-
-
-class LearnedBot(Bot):
-    """Plays the legal card its network scores lowest, gated towards the heuristic player's card."""
-
-    name = "learned"
-
-    def __init__(self, seed: int = 0, weights: str | None = None, gate: float | None = None, **options) -> None:
-        super().__init__(seed, **options)
-        self.net = load_net(str(weights) if weights else str(WEIGHTS))
-        self.gate = self.net.gate if gate is None else float(gate)
-        self.fallback = HeuristicBot(seed)
-
-    def take(self, view) -> bool:
-        return self.fallback.take(view)
-
-    def play(self, view):
-        if len(view.legal) == 1:
-            return view.legal[0]
-        if view.rules.trumps or view.rules.decks != 1:
-            return self.fallback.play(view)
-        return view.legal[choose(self.net, card_features(view), self.gate)]
-
-
-def choose(net: Net, rows: np.ndarray, gate: float) -> int:
-    """The row to play: the lowest score, unless it beats the heuristic player's row by ``gate`` or less."""
-    scores = net.score(rows)
-    best = int(np.argmin(scores))
-    plain = int(np.argmax(rows[:, _PICK]))
-    return best if scores[best] < scores[plain] - gate else plain
+    numpy and the network are imported here, when a learned bot is made, not when the built-in
+    players are registered: every ``arena`` process and every other built-in's bot loads them,
+    and numpy alone is about 0.2 s of a start."""
+    from players.learned.bot import LearnedBot
+    return LearnedBot(seed, weights=weights, gate=gate, **options)

@@ -1,7 +1,7 @@
 """The learned player's inputs: a row of numbers for each legal card of a play decision, from the view alone.
 
 One module for training (:mod:`players.learned.train`) and play
-(:class:`players.learned.LearnedBot`), so both compute the very same numbers.
+(:class:`players.learned.bot.LearnedBot`), so both compute the very same numbers.
 :func:`card_features` reads a :class:`arena.PlayerView` and nothing else
 (its public history through :func:`players.opponents.infer`), so it holds
 what the seat may know. Every number is in about [0, 1]; :data:`NAMES` lists

@@ -15,13 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from players.errors import WeightsError
 from players.learned.features import NAMES, SIZE
 
 LAYERS = ("w1", "b1", "w2", "b2", "w3", "b3")
-
-
-class WeightsError(ValueError):
-    """A weights file that does not fit this feature set."""
 
 
 class Net:

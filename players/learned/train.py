@@ -43,7 +43,7 @@ import numpy as np
 from arena import Bot
 
 from players.heuristic import HeuristicBot
-from players.learned import WEIGHTS, LearnedBot, choose
+from players.learned.bot import WEIGHTS, LearnedBot, choose
 from players.learned import field
 from players.learned.features import card_features
 from players.learned.net import Net

@@ -18,8 +18,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("game", "bots", "sandbox", "plugins", "results", "tournament", "ladder", "research", "rl", "cli")
-DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask_backend", "arena.ladder.web"}
-"""Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette)."""
+DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask_backend", "arena.ladder.web",
+            "players.learned.bot"}
+"""Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette,
+numpy)."""
 PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe"}
 SIZE = 410
 """Lines a module may have ("under about 400")."""

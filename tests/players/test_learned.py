@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -16,9 +18,10 @@ from arena import Game
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS
 from arena.plugins.registry import load
-from players.learned import WEIGHTS, WEIGHTS_SHA256, LearnedBot, choose, load_net
+from players.learned.bot import WEIGHTS, WEIGHTS_SHA256, LearnedBot, choose, load_net
 from players.learned.features import GLOBAL, NAMES, SIZE, card_features
-from players.learned.net import Net, WeightsError
+from players.errors import WeightsError
+from players.learned.net import Net
 from players.learned.train import main as train_main
 
 REGISTRY = load(autoload=False)
@@ -138,3 +141,11 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert train_main([]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2 and "missing.npz" in lines[0] and "RUN_DIR" in lines[1]
+
+
+def test_registering_the_built_ins_loads_no_numpy():
+    """numpy (about 0.2 s) is loaded when a learned bot is made, not by every process that lists the players."""
+    code = ("import sys; from arena.plugins.registry import load; load().get('learned'); "
+            "print('numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
