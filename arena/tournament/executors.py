@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -270,8 +271,9 @@ def _stop_pool(pool, started: list, patience: float = 10.0) -> None:
     for p in workers:
         if p.exitcode is None:
             p.terminate()  # SIGTERM: the worker closes its bot clients and leaves
+    deadline = time.monotonic() + patience  # one wait for them all, not one a worker
     for p in workers:
-        p.join(patience)
+        p.join(max(0.0, deadline - time.monotonic()))
         if p.exitcode is None:
             p.kill()
             p.join()
