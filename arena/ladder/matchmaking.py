@@ -27,6 +27,7 @@ the round number.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -114,8 +115,46 @@ def choose(active: Sequence[str], ratings: Mapping[str, trueskill.Rating], recen
 
 
 def _score(table: Sequence[str], rating: Mapping[str, trueskill.Rating], env: trueskill.TrueSkill) -> float:
-    quality = env.quality([(rating[p],) for p in table])
-    return quality * sum(rating[p].sigma ** 2 for p in table)
+    ratings = [rating[p] for p in table]
+    return quality(ratings, env.beta) * sum(r.sigma ** 2 for r in ratings)
+
+
+def quality(ratings: Sequence[trueskill.Rating], beta: float) -> float:
+    """TrueSkill's match quality of a free-for-all of one-player teams (``env.quality`` of
+    ``[(r,) for r in ratings]``, the same value to rounding), in O(n) instead of the library's
+    general matrix algebra (about a hundred times faster at four players).
+
+    The library forms, over the consecutive differences of the players' performances,
+    ``M = beta**2 * AtA + AtSA`` and returns ``exp(-d.M^-1.d / 2) * sqrt(det(beta**2 * AtA) / det(M))``
+    with ``d`` the consecutive differences of the means. With one player a team both
+    matrices are tridiagonal: ``AtA`` has 2 on its diagonal and -1 beside it (its determinant is
+    ``m + 1`` at size ``m``), and ``M`` has ``2 beta**2 + s_i + s_(i+1)`` on its diagonal and
+    ``-(beta**2 + s_(i+1))`` beside it (``s`` the variances). So ``det(M)`` is a continuant and
+    ``M^-1.d`` one pass of the tridiagonal (Thomas) algorithm.
+    """
+    if len(ratings) < 2:
+        raise ValueError(f"expected a table of at least 2 players, got {len(ratings)}")
+    b2 = beta * beta
+    var = [r.sigma * r.sigma for r in ratings]
+    m = len(ratings) - 1
+    diag = [2 * b2 + var[i] + var[i + 1] for i in range(m)]
+    off = [-(b2 + var[i + 1]) for i in range(m - 1)]
+    delta = [ratings[i].mu - ratings[i + 1].mu for i in range(m)]
+    # forward sweep: the pivots (whose product is det(M)) and the eliminated right-hand side
+    pivots, rhs = [diag[0]], [delta[0]]
+    for i in range(1, m):
+        factor = off[i - 1] / pivots[i - 1]
+        pivots.append(diag[i] - factor * off[i - 1])
+        rhs.append(delta[i] - factor * rhs[i - 1])
+    solution = [0.0] * m
+    solution[m - 1] = rhs[m - 1] / pivots[m - 1]
+    for i in range(m - 2, -1, -1):
+        solution[i] = (rhs[i] - off[i] * solution[i + 1]) / pivots[i]
+    exponent = -0.5 * sum(d * x for d, x in zip(delta, solution))
+    det_m = 1.0
+    for pivot in pivots:
+        det_m *= pivot
+    return math.exp(exponent) * math.sqrt(b2 ** m * (m + 1) / det_m)
 
 
 def rate_game(env: trueskill.TrueSkill, ratings: dict, seats: Sequence[str], ranks: Sequence[int]) -> None:

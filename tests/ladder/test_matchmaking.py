@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 import trueskill
 
-from arena.ladder.matchmaking import WINDOW, choose, recent_games, table_size
+from arena.ladder.matchmaking import WINDOW, choose, quality, recent_games, table_size
 
 ENV = trueskill.TrueSkill(draw_probability=0)
 # The field of the 12.5-minute ladder run: the quality score alone kept the two extremes short of games.
@@ -76,3 +76,13 @@ def test_a_fresh_ladder_starts_with_the_fewest_games_and_the_choice_is_seeded():
     a = choose(sorted(FIELD), ratings, {}, 4, random.Random(7), ENV)
     b = choose(sorted(FIELD), ratings, {}, 4, random.Random(7), ENV)
     assert a == b and a.reason.startswith("fewest recent games")
+
+
+def test_quality_is_trueskills_own_to_rounding():
+    rng = random.Random(5)
+    for n in range(2, 9):
+        for _ in range(50):
+            ratings = [trueskill.Rating(rng.uniform(0, 50), rng.uniform(0.05, 9)) for _ in range(n)]
+            assert quality(ratings, ENV.beta) == pytest.approx(ENV.quality([(r,) for r in ratings]), rel=1e-12)
+    with pytest.raises(ValueError, match="expected a table of at least 2 players, got 1"):
+        quality([trueskill.Rating()], ENV.beta)
