@@ -152,9 +152,11 @@ class LocalExecutor:
     """
 
     def __init__(self, workers: int | None = None, pin: bool = True,
-                 say: Callable[[str], None] | None = None) -> None:
+                 say: Callable[[str], None] | None = None, stop_patience: float = 10.0) -> None:
         self.workers = workers or len(_cores()) or os.cpu_count() or 1
         self.pin = pin
+        self.stop_patience = stop_patience
+        """How long stopping a pool waits for its workers to leave after SIGTERM before SIGKILL."""
         self.say = say or _to_stderr
         """Told, in one line, when a dead worker made the pool start again."""
         self._pool = None
@@ -221,7 +223,7 @@ class LocalExecutor:
         with self._lock:
             self._pool = None
             tasks = list(self._tasks.items())
-        _stop_pool(old, self._started)
+        _stop_pool(old, self._started, self.stop_patience)
         for fut, (fn, args) in tasks:
             self._send(fut, fn, args)
         how = ", ".join(f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead)
@@ -233,7 +235,7 @@ class LocalExecutor:
         if pool is None:
             return
         if cancel:
-            _stop_pool(pool, self._started)
+            _stop_pool(pool, self._started, self.stop_patience)
         else:
             pool.close()
         pool.join()

@@ -44,13 +44,13 @@ def _deaf_to_sigterm() -> int:
 def test_a_cancelled_pool_stops_even_if_sigterm_goes_astray():
     """Stopping a pool (Ctrl-C, a full disk) ends its workers even if SIGTERM reaches a thread of theirs that
     is not the main one; before, terminate waited for them for ever (a suite run hung so)."""
-    executor = LocalExecutor(2, pin=False, say=lambda line: None)
+    executor = LocalExecutor(2, pin=False, say=lambda line: None, stop_patience=1.0)
     seen: set[int] = set()
     assert wait_for(lambda: seen.update(executor.submit(_deaf_to_sigterm).result() for _ in range(4))
                     or len(seen) == 2, timeout=120), "both workers ran the task"
     stopping = threading.Thread(target=executor.shutdown, kwargs={"cancel": True}, daemon=True)
     stopping.start()
-    stopping.join(120)  # a hang detector, not a timing: it ends after about 12 s
+    stopping.join(120)  # a hang detector, not a timing: it ends after about 3 s
     assert not stopping.is_alive(), "the pool's workers were never stopped"
     assert not any(alive(p) for p in seen)
     assert [t.name for t in threading.enumerate() if t.name == "arena-stop-pool"] == []
