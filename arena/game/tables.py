@@ -1,29 +1,43 @@
-"""Precomputed lookups that keep the engine's inner loop cheap."""
+"""Precomputed lookups that keep the engine's inner loop cheap.
+
+The first pack's four card tables are built at import (about 25 ms; every game
+needs them); the second pack's and the card-text tables, each as first used
+(a two-pack game, a record), so a process that plays no game, or one pack,
+does not pay for them.
+"""
 
 from __future__ import annotations
+
+from functools import cache
 
 from arena.game.cards import CARDS, PACK, TEXTS, cards_of, sort_hand
 
 
-def _block(base: int) -> tuple:
-    """Every 13-bit pattern's Cards for the block starting at ``base`` (built by doubling)."""
+def _doubled(items: list) -> tuple:
+    """Every 13-bit pattern's tuple of ``items`` (bit r set: ``items[r]`` in), built by doubling."""
     out: list[tuple] = [()]
-    for r in range(13):
-        one = (CARDS[base + r],)
+    for item in items:
+        one = (item,)
         out += [t + one for t in out]
     return tuple(out)
 
 
-_CHUNKS = tuple(_block(base) for base in range(0, 2 * PACK, 13))
-"""For each 13-card block (a suit of one pack) and each 13-bit pattern, its Cards."""
+@cache
+def _block(block: int) -> tuple:
+    """For a 13-card block (a suit of one pack: ``block`` 0-7), each 13-bit pattern's Cards."""
+    return _doubled([CARDS[13 * block + r] for r in range(13)])
 
-_TEXT_CHUNKS = tuple(tuple(tuple(TEXTS[c] for c in cards) for cards in block) for block in _CHUNKS)
-"""The same tables with each card's text (a deal's texts for its record, without a lookup a card)."""
 
-SUIT_CARDS = _CHUNKS[:4]
+@cache
+def _text_block(block: int) -> tuple:
+    """The same table with each card's text (a deal's texts for its record, without a lookup a card)."""
+    return _doubled([TEXTS[CARDS[13 * block + r]] for r in range(13)])
+
+
+SUIT_CARDS = tuple(_block(suit) for suit in range(4))
 """``SUIT_CARDS[suit][bits]``: the first-pack Cards of ``suit`` for a 13-bit rank pattern."""
 
-_C0, _C1, _C2, _C3 = _CHUNKS[:4]
+_C0, _C1, _C2, _C3 = SUIT_CARDS
 _FIRST_PACK = PACK
 
 
@@ -38,17 +52,17 @@ def legal_tuple(mask: int) -> tuple:
         for block in range(4, 8):
             bits = mask >> (13 * block) & 0x1FFF
             if bits:
-                out += _CHUNKS[block][bits]
+                out += _block(block)[bits]
     return out
 
 
 def hand_texts(mask: int) -> list[str]:
     """The texts of a hand bitmask's cards, lowest id first (``[TEXTS[c] for c in legal_tuple(mask)]``)."""
-    t0, t1, t2, t3 = _TEXT_CHUNKS[:4]
-    out = t0[mask & 0x1FFF] + t1[mask >> 13 & 0x1FFF] + t2[mask >> 26 & 0x1FFF] + t3[mask >> 39 & 0x1FFF]
+    out = (_text_block(0)[mask & 0x1FFF] + _text_block(1)[mask >> 13 & 0x1FFF]
+           + _text_block(2)[mask >> 26 & 0x1FFF] + _text_block(3)[mask >> 39 & 0x1FFF])
     if mask >> _FIRST_PACK:
         for block in range(4, 8):
-            out += _TEXT_CHUNKS[block][mask >> (13 * block) & 0x1FFF]
+            out += _text_block(block)[mask >> (13 * block) & 0x1FFF]
     return list(out)
 
 
