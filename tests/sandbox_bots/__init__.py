@@ -63,7 +63,10 @@ class Spender(arena.Bot):
 
 
 class Background(arena.Bot):
-    """Starts a thread that spins forever, then answers at once."""
+    """Starts a thread that, a second later, spins forever; answers at once.
+
+    The second keeps the spinning out of the decision that starts it: on a loaded machine the
+    answer can wait that long for a core while the other thread burns CPU against it."""
 
     def play(self, view):
         if not hasattr(self, "thread"):
@@ -73,6 +76,7 @@ class Background(arena.Bot):
 
 
 def _spin() -> None:
+    time.sleep(1.0)
     while True:
         pass
 
