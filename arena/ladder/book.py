@@ -32,6 +32,7 @@ from typing import Any
 from arena.ladder.errors import LadderError
 from arena.results.store import Store
 from arena.results.store_check import storage_error
+from arena.results.store_transaction import Transaction
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ladder_entries (
@@ -104,15 +105,8 @@ class Book:
     def _write(self, action):
         """Run ``action`` in one immediate transaction; a storage failure is a StoreError naming the file."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                result = action()
-                self.db.execute("COMMIT")
-                return result
-            except BaseException:
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-                raise
+            with Transaction(self.db):
+                return action()
         except sqlite3.Error as exc:
             raise (storage_error(self.store.path, exc) or exc) from None
 
