@@ -23,10 +23,12 @@ from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.plugins.runner import play_one
-from arena.game.seeds import (SECRET_FILE, Secret, SeedError, bot_seed, derive_seed, open_bot_seed, play_seeds,
+from arena.game.errors import SeedError
+from arena.game.seeds import (SECRET_FILE, Secret, bot_seed, derive_seed, open_bot_seed, play_seeds,
                          read_secret, user_secret, user_secret_path, write_secret)
 from arena.results.store import DB_NAME, Store
-from arena.tournament.event import Tournament, TournamentError, schedule
+from arena.tournament.errors import TournamentError
+from arena.tournament.event import Tournament, schedule
 from support.tournaments import StopAfter, records
 
 SEARCH = range(10_001)

@@ -10,7 +10,8 @@ import pytest
 
 from arena import Game, Rules
 from arena.game.cards import CARDS
-from arena.game.solver import Solver, SolverBudget, SolverError
+from arena.game.errors import SolverError
+from arena.game.solver import Solver, SolverBudget
 from arena.game.solver_text import parse_position, solve_text
 from arena.research.solver_check import (
     check_seed002,

@@ -22,7 +22,8 @@ from broken_bot.results import registry_with_broken
 from arena.cli.app import main
 from arena.plugins.registry import DISABLE_ENV
 from arena.plugins.runner import play_one
-from arena.plugins.checkbot import CHECKS, CheckError, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
+from arena.plugins.checkbot import CHECKS, CheckReport, CheckRow, check_bot, plan, planned_games, repeat_plan
+from arena.plugins.errors import CheckError
 from arena.game.rules import PRESETS
 from arena.sandbox.limits_spec import LimitsSpec
 

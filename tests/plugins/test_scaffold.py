@@ -16,7 +16,8 @@ import pytest
 
 from arena import Bot, Game, PlayerSpec, Rules
 from arena.game.rules import PRESETS
-from arena.plugins.scaffold import ScaffoldError, new_bot
+from arena.plugins.errors import ScaffoldError
+from arena.plugins.scaffold import new_bot
 
 
 @pytest.fixture

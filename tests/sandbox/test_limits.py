@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import limits as L
-from arena.sandbox.limits import Capabilities, Limits, LimitsError
+from arena.sandbox.errors import LimitsError
+from arena.sandbox.limits import Capabilities, Limits
 from arena.sandbox.processes import group_members
 from support.processes import wait_for
 

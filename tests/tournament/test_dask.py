@@ -14,7 +14,8 @@ pytest.importorskip("distributed", reason="dask.distributed is not installed: pi
 from distributed import Client, LocalCluster  # noqa: E402
 
 from arena.tournament.spec import spec_from_dict  # noqa: E402
-from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskBackendError, DaskExecutor, arena_fingerprint  # noqa: E402
+from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskExecutor, arena_fingerprint  # noqa: E402
+from arena.tournament.errors import DaskBackendError  # noqa: E402
 from arena.tournament.executors import LocalExecutor  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 from arena.results.standings import head_to_head_text, ratings_text  # noqa: E402

@@ -12,7 +12,8 @@ from arena.game.rules import PRESETS, Rules
 from arena.game.seeds import Secret
 from arena.plugins.registry import load
 from arena.tournament.event import Tournament
-from arena.tournament.spec import ConfigError, LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
+from arena.tournament.errors import ConfigError
+from arena.tournament.spec import LimitsSpec, TournamentSpec, base_player, load_spec, spec_from_dict
 from arena.tournament.worker import batch_payload
 
 FULL = """
