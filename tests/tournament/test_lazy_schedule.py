@@ -143,11 +143,15 @@ def test_a_run_holds_its_games_in_flight_not_the_schedule(tmp_path, registry, mo
     t = Tournament.create(spec_from_dict(data, "big"), tmp_path / "big", registry, SECRET)
     alive: list[int] = []
 
+    def specs() -> int:
+        return sum(isinstance(o, GameSpec) for o in gc.get_objects())
+
     def count(game, record) -> bool:
         if game.index % 25 == 0:
-            alive.append(sum(isinstance(o, GameSpec) for o in gc.get_objects()))
+            alive.append(specs() - before)
         return False
 
+    before = specs()  # other tests' (this process may have run them)
     assert t.run(SerialExecutor(registry), watch=count).done == t.total == 400
     # two batches in flight, the next one, and the serial worker's own copy of the batch it plays
     assert len(alive) >= 10 and max(alive) <= 4 * 4, alive
