@@ -100,7 +100,7 @@ def compare(
 
 def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
     t = comparison.tournament
-    live.total = len(t.games)
+    live.total = t.total
     typer.echo(wrapped(printable(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}"),
                       sys.stderr), err=True)
     if t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(

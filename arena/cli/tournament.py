@@ -21,7 +21,7 @@ from arena.results.store import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
 from arena.tournament.formats import FORMATS
-from arena.tournament.match_run import stored_units
+from arena.tournament.match_run import stored_count
 from arena.tournament.spec import load_spec, spec_from_dict
 
 app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
@@ -146,8 +146,8 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt)  # before the games, not after
     with Store(t.folder) as store:
-        missing = len(t.pending(store))
-    typer.echo(f"{t.spec.name}: {len(t.games)} games scheduled, {missing} to play -> {t.folder}", err=True)
+        missing = t.total - stored_count(store, t.spec)
+    typer.echo(f"{t.spec.name}: {t.total} games scheduled, {missing} to play -> {t.folder}", err=True)
     if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
             t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
         sandbox_warning()
@@ -155,7 +155,7 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     interrupted, failed = False, True
     try:
         live = live or _Live(None, False)
-        display = LiveProgress(quiet, len(t.games), len(t.games) - missing)
+        display = LiveProgress(quiet, t.total, t.total - missing)
         with display as show:
             live.start(t, display)
             t.run(executor, on_progress=live.progress(show), watch=live.game, allow_changed=allow_changed)
@@ -165,10 +165,10 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     finally:
         executor.shutdown(cancel=failed)
     with Store(t.folder) as store:
-        done = len(stored_units(store, t.spec))
+        done = stored_count(store, t.spec)
         unit = "matches" if t.spec.match_points else "games"
         if interrupted:
-            typer.echo(f"stopped: {done} of {len(t.games)} {unit} are stored; "
+            typer.echo(f"stopped: {done} of {t.total} {unit} are stored; "
                        f"continue with `arena tournament resume {t.folder}`", err=True)
         out(ratings_text(store, fmt, columns=rating_columns(wide), grid=grid))
     if interrupted:

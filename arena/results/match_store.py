@@ -100,6 +100,18 @@ def done_matches(store: Store) -> set[int]:
     return {r[0] for r in _query(store, "SELECT idx FROM matches")}
 
 
+def matches_among(store: Store, indices: list[int]) -> set[int]:
+    """Those of ``indices`` (a few hundred at most: one query) whose match is stored."""
+    marks = ",".join("?" * len(indices))
+    return {r[0] for r in _query(store, f"SELECT idx FROM matches WHERE idx IN ({marks})", tuple(indices))}
+
+
+def match_count(store: Store) -> int:
+    """How many matches are stored."""
+    rows = _query(store, "SELECT COUNT(*) FROM matches")
+    return rows[0][0] if rows else 0
+
+
 def match_rows(store: Store) -> list[dict[str, Any]]:
     """Every stored match in schedule order: idx, match id, rules label, table size, seats, result."""
     rows = _query(store, "SELECT idx, match_id, rules, table_size, seats, result FROM matches ORDER BY idx")

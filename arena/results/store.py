@@ -157,6 +157,12 @@ class Store:
         return {r[0] for r in self.db.execute("SELECT idx FROM games")}
 
     @_guarded
+    def stored_among(self, indices: list[int]) -> set[int]:
+        """Those of ``indices`` (a few hundred at most: one query) whose game is stored."""
+        marks = ",".join("?" * len(indices))
+        return {r[0] for r in self.db.execute(f"SELECT idx FROM games WHERE idx IN ({marks})", indices)}
+
+    @_guarded
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 

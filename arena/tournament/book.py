@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -104,7 +105,7 @@ def fit_book(spec, where: str):
                     raise ConfigError(f"{where}: key 'deals': deal book {book.path} line {number}: under rules "
                                       f"{rules.name or 'custom'}: {exc}") from None
     groups: dict[int, set] = {}
-    for g in spec.schedule_format().games():
+    for g in spec.schedule_format().iter_games():
         groups.setdefault(g.table_size, set()).add(g.deal_seed)
     per_table = max(math.ceil(len(book.sized(n)) / len(groups[n])) for n in groups)
     return replace(spec, deals=per_table)
@@ -112,14 +113,28 @@ def fit_book(spec, where: str):
 
 def with_book(games: list, book: Book) -> list:
     """The schedule's games, each with its book deal (:attr:`GameSpec.book`), handed out as the module says."""
+    return list(booked(games, sorted(games, key=lambda g: g.index), book))
+
+
+def booked(order: Iterable, games: Iterable, book: Book) -> Iterator:
+    """The games of ``order`` (any order, made as they are taken), each with its book deal; ``games`` is
+    the same schedule in index order, read once first (:func:`book_deals`)."""
+    taken = book_deals(games, book)
+    return (replace(g, book=taken[(g.table_size, g.deal_seed)]) for g in order)
+
+
+def book_deals(games: Iterable, book: Book) -> dict[tuple[int, int], dict]:
+    """Each deal of the schedule (``(table size, deal seed)``) -> its book deal, from ``games`` in index
+    order (a format's :meth:`iter_games`): one entry a deal, so no more than the book has lines, give
+    or take a table's rounding."""
     taken: dict[tuple[int, int], dict] = {}
     counts: dict[int, int] = {}
     by_size = {n: book.sized(n) for n in book.sizes()}
-    for g in sorted(games, key=lambda g: g.index):
+    for g in games:
         key = (g.table_size, g.deal_seed)
         if key not in taken:
             sized = by_size[g.table_size]
             i = counts.get(g.table_size, 0)
             counts[g.table_size] = i + 1
             taken[key] = sized[i % len(sized)][1].to_dict()
-    return [replace(g, book=taken[(g.table_size, g.deal_seed)]) for g in games]
+    return taken

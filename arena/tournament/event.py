@@ -1,12 +1,15 @@
 """Running a tournament: schedule -> executor -> store, resumable.
 
-The coordinator builds the schedule from the spec, skips the games already in
-the store, sends batches of games to an executor (any ``concurrent.futures``
-style object with ``submit``) in play order, and writes each finished game to
+The coordinator makes the schedule's games from the spec as it sends them
+(play order, without the games already in the store: :mod:`arena.tournament.pending`),
+sends batches of games to an executor (any ``concurrent.futures``
+style object with ``submit``), and writes each finished game to
 the store in its own transaction as it arrives: an executor with ``poll``
 streams every game as it finishes (:mod:`arena.tournament.worker`), so a long
 batch is stored game by game, not when it ends. Ratings are computed later from the store
 in game order, so neither parallelism nor a resume changes the tables.
+What a run holds grows with its tables and batches in flight, never with its
+games (:mod:`arena.tournament.progress`; docs/throughput.md, "Scale").
 
 Every tournament folder has its own secret (:mod:`arena.game.seeds`), created with
 the folder, kept in its ``secret`` file (mode 0600) and sent with each batch:
@@ -19,8 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -29,10 +32,12 @@ from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
 from arena.plugins.player_spec import check_in_process
 from arena.results.errors import StoreError
 from arena.results.store import Store, change_note, rules_label
-from arena.tournament.book import with_book
+from arena.tournament.book import booked, with_book
 from arena.tournament.errors import ConfigError, TournamentError
-from arena.tournament.match_run import store_unit, stored_units, unit_games
+from arena.tournament.match_run import stored_among, stored_count
 from arena.tournament.match_spec import match_rules
+from arena.tournament.pending import batched, unstored
+from arena.tournament.progress import Progress, RunState, Ticker
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
@@ -42,27 +47,6 @@ POLL_SECONDS = 0.1
 WAKE_SECONDS = 0.5
 """The longest the coordinator waits for a batch without waking: a Ctrl-C the kernel hands to another
 thread of the process is acted on at the next wake (a wait on a lock is not interrupted by it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """A snapshot of a running tournament, for the live display."""
-
-    done: int
-    total: int
-    played_now: int
-    elapsed: float
-    faults: int
-    leader: str | None
-
-    @property
-    def rate(self) -> float:
-        return self.played_now / self.elapsed if self.elapsed > 0 else 0.0
-
-    @property
-    def remaining(self) -> float | None:
-        left = self.total - self.done
-        return left / self.rate if self.rate > 0 else None
 
 
 def schedule(spec: TournamentSpec) -> list[GameSpec]:
@@ -143,9 +127,9 @@ class Tournament:
         self.registry = registry
         check_players(spec, registry)
         self.format = spec.schedule_format()
-        self.games = with_book(self.format.games(), spec.deal_book) if spec.deal_book else self.format.games()
-        """Every game, in index order (the order ratings use), each with its deal book's deal if it has one."""
-        self.players = describe_players(registry, player_names(self.games))
+        self.total = self.format.count()
+        """How many games (matches, in a match tournament) the schedule has."""
+        self.players = describe_players(registry, self.format.player_names())
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
 
@@ -215,19 +199,33 @@ class Tournament:
         return found
 
     @functools.cached_property
+    def games(self) -> list[GameSpec]:
+        """Every game, in index order (the order ratings use), each with its deal book's deal if it has
+        one. The whole schedule, held once asked for: a run, its status and its resume never ask."""
+        games = self.format.games()
+        return with_book(games, self.spec.deal_book) if self.spec.deal_book else games
+
+    @functools.cached_property
     def order(self) -> list[GameSpec]:
-        """Every game, in the order games are sent to the executor (balanced at any prefix;
-        worked out when first needed: status and tables do not need it)."""
-        return self.format.play_order(self.games)
+        """Every game, in the order games are sent to the executor: :meth:`ordered`, held whole."""
+        return list(self.ordered())
+
+    def ordered(self) -> Iterator[GameSpec]:
+        """Every game in play order (balanced at any prefix), each made as it is taken."""
+        games = self.format.ordered()
+        return booked(games, self.format.iter_games(), self.spec.deal_book) if self.spec.deal_book else games
 
     def pending(self, store: Store) -> list[GameSpec]:
         """The games not stored yet, in play order."""
-        done = stored_units(store, self.spec)
-        return [g for g in self.order if g.index not in done]
+        return list(self.unplayed(store))
 
-    def batches(self, games: list[GameSpec]) -> list[list[GameSpec]]:
-        size = max(1, self.spec.batch)
-        return [games[i:i + size] for i in range(0, len(games), size)]
+    def unplayed(self, store: Store) -> Iterator[GameSpec]:
+        """The games not stored yet, in play order, each made (and looked up in the store) as it is taken."""
+        stored = (lambda indices: stored_among(store, self.spec, indices)) if stored_count(store, self.spec) else None
+        return unstored(self.ordered(), stored)
+
+    def batches(self, games: Iterable[GameSpec]) -> Iterator[list[GameSpec]]:
+        return batched(games, self.spec.batch)
 
     def run(self, executor, on_progress: Callable[[Progress], None] | None = None,
             max_in_flight: int | None = None, watch: Callable[[GameSpec, dict], bool] | None = None,
@@ -251,19 +249,19 @@ class Tournament:
         """
         with Store(self.folder, create=True) as store:
             secret = self.folder_secret(store)
-            queue = list(reversed(self.batches(self.pending(store))))
+            queue = _Peek(self.batches(self.unplayed(store)))
             self._check_versions(store, bool(queue), allow_changed)
-            state = _Counter(len(stored_units(store, self.spec)), store.fault_count(), store, self.games, watch)
+            state = RunState(stored_count(store, self.spec), store.fault_count(), store, self.total, watch)
             try:
                 if queue:
                     store.check_writable()
-                self._play(executor, queue, state, _Ticker(on_progress), max_in_flight, secret)
+                self._play(executor, queue, state, Ticker(on_progress), max_in_flight, secret)
             except StoreError as exc:
                 raise StoreError(f"{exc}; {state.done} of {state.total} games are stored and kept; once that is "
                                  f"fixed, `arena tournament resume {self.folder}` plays the rest") from None
             return state.progress()
 
-    def _play(self, executor, queue: list, state: "_Counter", tick: "_Ticker", max_in_flight: int | None,
+    def _play(self, executor, queue: "_Peek", state: RunState, tick: Ticker, max_in_flight: int | None,
               secret) -> None:
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
@@ -275,14 +273,14 @@ class Tournament:
                 while queue and not state.stopped and len(in_flight) < limit:
                     batch = queue.pop()
                     packed = pack_batch(self.spec, batch, self.players, secret)
+                    state.sent(batch)
                     in_flight[executor.submit(run_packed, packed)] = batch
                 finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS if poll is None else POLL_SECONDS,
                                    return_when=FIRST_COMPLETED)
                 if poll is not None:
                     poll()
                 for fut in finished:
-                    in_flight.pop(fut)
-                    state.store_games(unpack_results(fut.result()))
+                    state.returned(in_flight.pop(fut), unpack_results(fut.result()))
                 tick(state)
         except BaseException:
             _keep_finished(in_flight, state, poll)
@@ -296,13 +294,27 @@ class Tournament:
             raise TournamentError(f"{change_text(changed[0])}; resume with --allow-changed to go on with the new "
                                   f"code (the change is recorded), or reinstall that version")
         if changed and playing:
-            at = {"after_games": done, "of_games": len(self.games), "time": time.time()}
+            at = {"after_games": done, "of_games": self.total, "time": time.time()}
             store.allow_changes([{**c, **at} for c in changed], self.players)
         if not done:
             store.save_players(self.players)
 
 
-def _keep_finished(in_flight: dict, state: "_Counter", poll=None) -> None:
+class _Peek:
+    """An iterator that says whether it has another item (true) before it is taken (:meth:`pop`)."""
+
+    def __init__(self, items: Iterator) -> None:
+        self.items, self.next = items, next(items, None)
+
+    def __bool__(self) -> bool:
+        return self.next is not None
+
+    def pop(self):
+        item, self.next = self.next, next(self.items, None)
+        return item
+
+
+def _keep_finished(in_flight: dict, state: RunState, poll=None) -> None:
     """Store the games and batches that finished while the run was being stopped; cancel the rest."""
     try:
         if poll is not None:
@@ -310,83 +322,21 @@ def _keep_finished(in_flight: dict, state: "_Counter", poll=None) -> None:
         for fut in list(in_flight):
             fut.cancel()
             if fut.done() and not fut.cancelled() and fut.exception() is None:
-                state.store_games(unpack_results(fut.result()))
+                state.returned(in_flight[fut], unpack_results(fut.result()))
     except Exception:  # the store or the stream failed: what is stored stays stored
         return
-
-
-class _Ticker:
-    """Calls the progress callback at most every ``interval`` seconds (and always at the end)."""
-
-    def __init__(self, callback, interval: float = 0.1) -> None:
-        self.callback, self.interval, self.last = callback, interval, float("-inf")
-
-    def __call__(self, state: "_Counter", final: bool = False) -> None:
-        now = time.perf_counter()
-        if self.callback is not None and (final or now - self.last >= self.interval):
-            self.last = now
-            self.callback(state.progress())
-
-
-class _Counter:
-    """Stores results and keeps the running figures for the progress display."""
-
-    def __init__(self, done: int, faults: int, store: Store, games: list[GameSpec], watch=None) -> None:
-        self.done, self.faults, self.store, self.watch = done, faults, store, watch
-        self.stopped = False
-        self.by_index = {g.index: g for g in games}
-        self.stored_now: set[int] = set()
-        self.total, self.start = len(games), time.perf_counter()
-        self.played_now = 0
-        self.losses: dict[str, int] = {}
-        self.seen: dict[str, int] = {}
-
-    def store_games(self, records: list) -> None:
-        """Store each ``(index, record)`` not stored yet (a game streamed comes again with its batch)."""
-        by_index = self.by_index
-        for index, record in records:
-            if index in self.stored_now:
-                continue
-            games = unit_games(record)
-            faults = sum(len(f) for g in games for f in g.get("faults") or [])
-            added = store_unit(self.store, by_index[index], record)
-            self.stored_now.add(index)
-            if added:
-                self.done += 1
-                self.played_now += 1
-                self.faults += faults
-                for game in games:
-                    self._tally(game)
-                if self.watch is not None and self.watch(by_index[index], record):
-                    self.stopped = True
-
-    def _tally(self, record: dict) -> None:
-        loser = record["result"]["loser"]
-        for seat, name in enumerate(record["names"]):
-            self.seen[name] = self.seen.get(name, 0) + 1
-            if seat == loser:
-                self.losses[name] = self.losses.get(name, 0) + 1
-
-    def leader(self) -> str | None:
-        if not self.seen:
-            return None
-        return min(self.seen, key=lambda n: (self.losses.get(n, 0) / self.seen[n], n))
-
-    def progress(self) -> Progress:
-        return Progress(self.done, self.total, self.played_now, time.perf_counter() - self.start, self.faults,
-                        self.leader())
 
 
 def status_lines(t: Tournament) -> list[str]:
     """A short account of a tournament's progress."""
     with Store(t.folder) as store:
-        done, faults = len(stored_units(store, t.spec)), store.fault_count()
+        done, faults = stored_count(store, t.spec), store.fault_count()
         players = store.players()
         changed = changed_players(store, t.players) if store.count() else []
         allowed = store.player_changes()
     unit = "matches" if match_rules(t.spec) is not None else "games"
     lines = [f"tournament {t.spec.name} in {t.folder}",
-             f"  {unit}: {done} of {len(t.games)} stored ({100 * done / max(1, len(t.games)):.1f}%)",
+             f"  {unit}: {done} of {t.total} stored ({100 * done / max(1, t.total):.1f}%)",
              f"  faults: {faults}",
              f"  rules: {', '.join(rules_label(r.to_dict()) for r in t.spec.rules_objects())}; "
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
@@ -395,6 +345,6 @@ def status_lines(t: Tournament) -> list[str]:
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
     lines += [f"  changed: {change_note(c)}" for c in allowed]
     lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]
-    if done < len(t.games):
+    if done < t.total:
         lines.append(f"  resume with: arena tournament resume {t.folder}")
     return lines

@@ -16,7 +16,7 @@ from arena.game.match import MatchRules
 from arena.game.rules import Rules
 from arena.game.match_record import is_match_record
 from arena.game.seeds import Secret, bot_seeds, tournament_deal
-from arena.results.match_store import add_match, done_matches
+from arena.results.match_store import add_match, done_matches, match_count, matches_among
 from arena.results.store import Store
 from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
@@ -35,6 +35,16 @@ def play_scheduled_match(game: GameSpec, rules: Rules, clients: Sequence, secret
 def stored_units(store: Store, spec) -> set[int]:
     """The schedule indices already stored: matches in a match tournament, else games."""
     return done_matches(store) if match_rules(spec) is not None else store.done()
+
+
+def stored_count(store: Store, spec) -> int:
+    """How many schedule units are stored: matches in a match tournament, else games."""
+    return match_count(store) if match_rules(spec) is not None else store.count()
+
+
+def stored_among(store: Store, spec, indices: list[int]) -> set[int]:
+    """Those of ``indices`` (a few hundred at most) whose unit is stored."""
+    return matches_among(store, indices) if match_rules(spec) is not None else store.stored_among(indices)
 
 
 def store_unit(store: Store, game: GameSpec, record: dict) -> bool:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from arena.game.rules import MAX_PLAYERS, MIN_PLAYERS
 from arena.game.seeds import canonical, schedule_deal_seed
 from arena.tournament.errors import ScheduleError
-from arena.tournament.interleave import interleave
+from arena.tournament.interleave import Stream, interleave, interleaved, stream_key
 from arena.tournament.sampling import allocate, sample
 from arena.tournament.schedule import Cell, GameSpec, Table, seating
 
@@ -174,16 +175,42 @@ class Format:
                 yield from cell.tables(number, combo)
 
     def games(self) -> list[GameSpec]:
-        """The whole schedule, in order."""
-        specs: list[GameSpec] = []
-        for table in self.tables():
-            specs.extend(self._table_games(table, len(specs)))
-        return specs
+        """The whole schedule, in order (:meth:`iter_games` makes it a game at a time)."""
+        return list(self.iter_games())
+
+    def iter_games(self) -> Iterator[GameSpec]:
+        """Every game in index order, each made when it is taken."""
+        for table, start in self._numbered_tables():
+            yield from self._table_games(table, start)
 
     def play_order(self, games: Sequence[GameSpec]) -> list[GameSpec]:
         """``games`` (this format's :meth:`games`) in the order to play them: tables, deals and
         cells interleaved so every prefix is balanced (:mod:`arena.tournament.interleave`)."""
         return interleave(games)
+
+    def ordered(self) -> Iterator[GameSpec]:
+        """Every game in play order (``play_order(games())``), each made when it is taken: what it
+        holds grows with the tables, not with the games."""
+        streams: dict[tuple, list[tuple[Table, int]]] = {}
+        for table, start in self._numbered_tables():
+            streams.setdefault(stream_key(table.rules, table.players), []).append((table, start))
+        return interleaved([Stream(key, sum(self.deals * len(t.players) for t, _ in parts),
+                                   partial(self._parts_games, parts)) for key, parts in streams.items()])
+
+    def player_names(self) -> list[str]:
+        """Every player who has a seat in the schedule, sorted (without making its games)."""
+        return sorted({name for table in self.tables() for name in table.players})
+
+    def _numbered_tables(self) -> Iterator[tuple[Table, int]]:
+        """Every table with the index of its first game."""
+        start = 0
+        for table in self.tables():
+            yield table, start
+            start += self.deals * len(table.players)
+
+    def _parts_games(self, parts: list[tuple[Table, int]]) -> Iterator[GameSpec]:
+        for table, start in parts:
+            yield from self._table_games(table, start)
 
     def _table_games(self, table: Table, start: int) -> Iterator[GameSpec]:
         n = len(table.players)

@@ -15,7 +15,7 @@ spec the field is every player who is not a candidate; ``deals`` is the cap.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -65,19 +65,23 @@ class Paired(Gauntlet):
         drawn = set(rng.sample(pool, self.size - 1))
         return tuple(p for p in pool if p in drawn)
 
-    def games(self) -> list[GameSpec]:
-        n, rules, specs = self.size, self.rules[0], []
+    def iter_games(self) -> Iterator[GameSpec]:
         for deal in range(self.deals):
-            opponents = self.opponents(deal)
-            deal_seed = schedule_deal_seed(self.seed, rules, n, opponents, deal)
-            circle = seating((SEED_NAME, *opponents), deal_seed)
-            for side, candidate in enumerate(self.candidates):
-                for r in range(n):
-                    keyed = tuple(circle[(s - r) % n] for s in range(n))
-                    seats = tuple(candidate if p == SEED_NAME else p for p in keyed)
-                    game_id = f"{self.prefix}-{n}p-d{deal}-{'ab'[side]}-r{r}"
-                    specs.append(GameSpec(game_index(deal, side, r, n), game_id, rules, seats, deal_seed, r,
-                                          seed_names=keyed))
+            yield from self._deal_games(deal)
+
+    def _deal_games(self, deal: int) -> list[GameSpec]:
+        """Deal ``deal``'s ``2 n`` games in index order: A's rotations, then B's."""
+        n, rules, specs = self.size, self.rules[0], []
+        opponents = self.opponents(deal)
+        deal_seed = schedule_deal_seed(self.seed, rules, n, opponents, deal)
+        circle = seating((SEED_NAME, *opponents), deal_seed)
+        for side, candidate in enumerate(self.candidates):
+            for r in range(n):
+                keyed = tuple(circle[(s - r) % n] for s in range(n))
+                seats = tuple(candidate if p == SEED_NAME else p for p in keyed)
+                game_id = f"{self.prefix}-{n}p-d{deal}-{'ab'[side]}-r{r}"
+                specs.append(GameSpec(game_index(deal, side, r, n), game_id, rules, seats, deal_seed, r,
+                                      seed_names=keyed))
         return specs
 
     def play_order(self, games: Sequence[GameSpec]) -> list[GameSpec]:
@@ -85,6 +89,17 @@ class Paired(Gauntlet):
         at any prefix the two candidates' game counts differ by at most one."""
         n = self.size
         return sorted(games, key=lambda g: (*unit_of(g.index, n)[:1], g.index % n, unit_of(g.index, n)[1]))
+
+    def ordered(self) -> Iterator[GameSpec]:
+        n = self.size
+        for deal in range(self.deals):
+            games = self._deal_games(deal)
+            for r in range(n):
+                yield games[r]
+                yield games[n + r]
+
+    def player_names(self) -> list[str]:
+        return sorted({*self.candidates, *(p for deal in range(self.deals) for p in self.opponents(deal))})
 
     def count(self) -> int:
         return 2 * self.size * self.deals
