@@ -19,8 +19,9 @@ from itertools import groupby
 from operator import itemgetter
 
 from arena.game.status import FAULT_KINDS
-from arena.results.ratings import Outcome
+from arena.results.outcome import Outcome
 from arena.results.store import Store
+from arena.results.store_columns import clean_outcomes
 from arena.results.store_check import storage_error
 
 _ROWS = (f"SELECT s.idx, s.player, s.rank, s.penalty, {', '.join(f's.{k}' for k in FAULT_KINDS)}, {{plays}}, "
@@ -54,6 +55,9 @@ _IDX = itemgetter(0)
 def outcomes(store: Store) -> list[Outcome]:
     """Every stored game as a ratings :class:`Outcome`, in game order."""
     try:
+        clean = clean_outcomes(store.db, _PLAYS[_old(store)].replace("s.", ""))
+        if clean is not None:
+            return clean
         suspect = suspect_games(store)
         query = _ROWS.format(plays=_PLAYS[_old(store)])
         return [_outcome(list(rows), idx in suspect) for idx, rows in groupby(store.db.execute(query), _IDX)]
