@@ -66,13 +66,13 @@ class Outcome:
         self._check_per_seat()
 
     @classmethod
-    def checked_elsewhere(cls, *, index: int, seats: tuple[str, ...], ranks: tuple[int, ...], loser: int | None,
+    def checked_elsewhere(cls, index: int, seats: tuple[str, ...], ranks: tuple[int, ...], loser: int | None,
                           table_size: int, rules: str, penalty: tuple[int, ...],
                           faults: tuple[Mapping[str, int], ...], decision_ms: tuple[float | None, ...],
                           plays: tuple[int, ...]) -> "Outcome":
         """An Outcome of fields already checked and in their final form (tuples of ``table_size``,
-        ``faults`` as dicts), built without checking them again: for a reader that checked a whole
-        store at once (:mod:`arena.results.store_columns`, :mod:`arena.results.store_outcomes`)."""
+        ``faults`` as dicts), given in field order or by name, built without checking them again: for
+        a reader that checked a whole store at once (:mod:`arena.results.store_columns`, :mod:`arena.results.store_outcomes`)."""
         outcome = _new(cls)
         _set(outcome, "index", index)
         _set(outcome, "seats", seats)

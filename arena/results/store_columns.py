@@ -2,29 +2,35 @@
 
 :func:`clean_outcomes` reads the ``games`` rows and the ``seats`` rows in
 two queries (no join: a game's table size, rules and loser come once, not
-once a seat), turns each into columns, and checks every column in one go
+once a seat; the four fault counts come as one flag, SQLite checking their
+types and signs), turns each into columns, and checks every column in one go
 with functions that loop in C: types, ranges, each game's seats numbered
 0..n-1 in order with exactly ``table_size`` of them, every rank under its
-game's table size. Two checks need a game at a time (distinct players, the
-loser alone in last place) and are made as each game is cut from the
-columns; a game that fails them is built through ``Outcome``'s own checks
-(its one-line error). If a whole-column check fails, it returns None and the
+game's table size. Each game's fields are then cut from the columns, again
+by C loops (``map`` of a column's slicing over the games' slices), and two
+checks that need a game at a time follow (distinct players, the loser alone
+in last place): a game that fails them is built through ``Outcome``'s own
+checks (its one-line error), the others with ``Outcome.checked_elsewhere``.
+If a whole-column check fails, :func:`clean_outcomes` returns None and the
 caller reads the store the careful way (:mod:`arena.results.store_outcomes`),
-so a damaged store reads as it always did; a clean one, every store the
-arena writes, costs a slice a column per game.
+so a damaged store reads as it always did.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from itertools import chain, compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import lt
 
 from arena.game.status import FAULT_KINDS
 from arena.results.outcome import Outcome
 
 _GAMES = "SELECT idx, table_size, rules, loser FROM games ORDER BY idx"
-_SEATS = f"SELECT idx, seat, player, rank, penalty, {', '.join(FAULT_KINDS)}, {{plays}} FROM seats ORDER BY idx, seat"
+_FAULTS_OK = " AND ".join(f"typeof({k}) = 'integer' AND {k} >= 0" for k in FAULT_KINDS)
+_SEATS = (f"SELECT idx, seat, player, rank, penalty, {{plays}}, CASE WHEN {_FAULTS_OK} THEN "
+          f"({' OR '.join(FAULT_KINDS)}) END FROM seats ORDER BY idx, seat")
+"""The seats, the last column 1 for a seat with faults, 0 without, NULL when a count is not a count."""
+_FAULTY = f"SELECT idx, seat, {', '.join(FAULT_KINDS)} FROM seats WHERE {' OR '.join(FAULT_KINDS)}"
 _NONE = type(None)
 
 
@@ -36,38 +42,51 @@ def clean_outcomes(db: sqlite3.Connection, plays: str) -> list[Outcome] | None:
     if not games or not rows:
         return [] if not games and not rows else None
     g_idx, g_size, g_rules, g_loser = zip(*games)
-    idx, seat, player, rank, penalty, *counts, plays_col, ms_col = zip(*rows)
+    idx, seat, player, rank, penalty, plays_col, ms_col, faulty = zip(*rows)
     del rows
     if not (_types(g_size, int) and min(g_size) >= 2 and _types(g_rules, str) and _types(g_loser, int, _NONE)
+            and _types(rank, int) and min(rank) >= 0 and _types(penalty, int) and 0 <= min(penalty)
+            and max(penalty) <= 3 and set(faulty) <= {0, 1}
             and _types(plays_col, int, _NONE) and _types(ms_col, int, float, _NONE)
-            and all(_types(c, int) and min(c) >= 0 for c in (rank, penalty, *counts)) and max(penalty) <= 3
             and min(filter(None, plays_col), default=0) >= 0 and min(filter(None, ms_col), default=0) >= 0
             and idx == tuple(chain.from_iterable(map(repeat, g_idx, g_size)))
             and seat == tuple(chain.from_iterable(map(range, g_size)))
             and all(map(lt, rank, chain.from_iterable(map(repeat, g_size, g_size))))):
         return None
-    faulty = {idx[i] for i in compress(range(len(idx)), map(any, zip(*counts)))}
     decision_ms = tuple([None if not p or ms is None else ms / p for p, ms in zip(plays_col, ms_col)])
     plays_col = tuple([p or 0 for p in plays_col])
-    out, start, make = [], 0, Outcome.checked_elsewhere
-    for index, size, rules, loser in games:
-        end = start + size
-        seats, ranks = player[start:end], rank[start:end]
-        if index in faulty:
-            faults = tuple([{k: c for k, c in zip(FAULT_KINDS, row) if c}
-                            for row in zip(*(c[start:end] for c in counts))])
-        else:
-            faults = tuple([{} for _ in seats])
-        fine = len(set(seats)) == size and (loser is None or (
-            0 <= loser < size and ranks.count(ranks[loser]) == 1 and ranks[loser] == max(ranks)))
-        out.append((make if fine else Outcome)(
-            index=index, seats=seats, ranks=ranks, loser=loser, table_size=size, rules=rules,
-            penalty=penalty[start:end], faults=faults, decision_ms=decision_ms[start:end],
-            plays=plays_col[start:end]))
-        start = end
+    cuts = list(map(slice, accumulate(g_size, initial=0), accumulate(g_size)))
+    seats, ranks = list(map(player.__getitem__, cuts)), list(map(rank.__getitem__, cuts))
+    faults = _faults(db, g_idx, g_size, set(compress(idx, faulty)))
+    out = list(map(Outcome.checked_elsewhere, g_idx, seats, ranks, g_loser, g_size, g_rules,
+                   map(penalty.__getitem__, cuts), faults, map(decision_ms.__getitem__, cuts),
+                   map(plays_col.__getitem__, cuts)))
+    for g in _refused(seats, ranks, g_size, g_loser):
+        o = out[g]
+        out[g] = Outcome(o.index, o.seats, o.ranks, o.loser, o.table_size, o.rules, o.penalty, o.faults,
+                         o.decision_ms, o.plays)
     return out
 
 
 def _types(column: tuple, *kinds: type) -> bool:
     """Whether every value of ``column`` is of one of ``kinds`` (exactly: a bool is not an int)."""
     return set(map(type, column)) <= set(kinds)
+
+
+def _faults(db: sqlite3.Connection, g_idx: tuple, g_size: tuple, faulty: set[int]) -> list[tuple[dict, ...]]:
+    """Each game's ``faults``: a dict of kind to count a seat, fresh empty ones for a seat without
+    faults; the counts of the ``faulty`` games read apart."""
+    counts = {(i, s): {k: c for k, c in zip(FAULT_KINDS, rest) if c}
+              for i, s, *rest in (db.execute(_FAULTY) if faulty else ())}
+    return [tuple([counts.get((i, s), {}) for s in range(size)]) if i in faulty else tuple([{} for _ in range(size)])
+            for i, size in zip(g_idx, g_size)]
+
+
+def _refused(seats: list[tuple], ranks: list[tuple], g_size: tuple, g_loser: tuple) -> list[int]:
+    """The positions of the games ``Outcome`` would refuse although their columns passed: a player
+    twice, or the loser not a seat alone in last place."""
+    bad = [g for g, (names, size) in enumerate(zip(seats, g_size)) if len(set(names)) != size]
+    for g, (r, size, loser) in enumerate(zip(ranks, g_size, g_loser)):
+        if loser is not None and not (0 <= loser < size and r.count(r[loser]) == 1 and r[loser] == max(r)):
+            bad.append(g)
+    return bad

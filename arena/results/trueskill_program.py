@@ -100,7 +100,10 @@ def _prior(i: int, from_args: bool) -> list[str]:
         "        pi_inv = 0. + 1. / div_pi if div_pi else INF",
         "        pi = 1. / pi_inv",
         "        tau = pi * mu",
-        f"        tpi{i}, ttau{i}, tp{i}, tt{i} = pi, tau, 0. + pi, 0. + tau",
+        f"        tpi{i} = pi",
+        f"        ttau{i} = tau",
+        f"        tp{i} = 0. + pi",
+        f"        tt{i} = 0. + tau",
     ]
 
 
@@ -108,7 +111,10 @@ def _step(x: int, tie: bool, builtin: bool, keep_delta: str) -> list[str]:
     """Difference ``x``'s SumFactor.down, then its TruncateFactor.up and Variable.delta."""
     y, s = x + 1, "            "
     lines = [
-        f"a_pi, a_tau, b_pi, b_tau = tp{x} - rp{x}, tt{x} - rt{x}, tp{y} - lp{y}, tt{y} - lt{y}",
+        f"a_pi = tp{x} - rp{x}",
+        f"a_tau = tt{x} - rt{x}",
+        f"b_pi = tp{y} - lp{y}",
+        f"b_tau = tt{y} - lt{y}",
         "mu = 0. + (a_pi and a_tau / a_pi) - (b_pi and b_tau / b_pi)",
         "pi_inv = 0. + 1. / a_pi if a_pi else INF",
         "if pi_inv != INF:",
@@ -151,7 +157,10 @@ def _step(x: int, tie: bool, builtin: bool, keep_delta: str) -> list[str]:
         "else:",
         "    moved, root = abs(d_tau - tau), _sqrt(pi_delta)",
         "    moved = root if root > moved else moved",
-        f"up{x}, ut{x}, dp{x}, dt{x} = pi + u_pi - d_pi, tau + u_tau - d_tau, pi, tau",
+        f"up{x} = pi + u_pi - d_pi",
+        f"ut{x} = tau + u_tau - d_tau",
+        f"dp{x} = pi",
+        f"dt{x} = tau",
         keep_delta,
     ]
     return [s + line for line in lines]
@@ -162,7 +171,10 @@ def _sum2(a: tuple[str, str], b: tuple[str, str], cb: str, s: str) -> list[str]:
     value minus its message, ``pi`` and ``tau``; ``cb`` the second's coefficient, ``1.`` or ``-1.``, whose
     square is ``1.``)."""
     return [s + line for line in (
-        f"a_pi, a_tau, b_pi, b_tau = {a[0]}, {a[1]}, {b[0]}, {b[1]}",
+        f"a_pi = {a[0]}",
+        f"a_tau = {a[1]}",
+        f"b_pi = {b[0]}",
+        f"b_tau = {b[1]}",
         f"mu = 0. + (a_pi and a_tau / a_pi) {cb} (b_pi and b_tau / b_pi)",
         "pi_inv = 0. + 1. / a_pi if a_pi else INF",
         "if pi_inv != INF:",
@@ -176,14 +188,14 @@ def _diff_up0(j: int, s: str) -> list[str]:
     """``SumFactor.up(0)`` of difference ``j``: t[j] from d[j] (coefficient 1.) and t[j + 1] (1.)."""
     y = j + 1
     return _sum2((f"dp{j} - sp{j}", f"dt{j} - st{j}"), (f"tp{y} - lp{y}", f"tt{y} - lt{y}"), "+", s) + [
-        f"{s}tp{j}, tt{j}, rp{j}, rt{j} = tp{j} - rp{j} + pi, tt{j} - rt{j} + tau, pi, tau"]
+        f"{s}tp{j} = tp{j} - rp{j} + pi", f"{s}tt{j} = tt{j} - rt{j} + tau", f"{s}rp{j} = pi", f"{s}rt{j} = tau"]
 
 
 def _diff_up1(j: int, s: str) -> list[str]:
     """``SumFactor.up(1)`` of difference ``j``: t[j + 1] from t[j] (coefficient 1.) and d[j] (-1.)."""
     y = j + 1
     return _sum2((f"tp{j} - rp{j}", f"tt{j} - rt{j}"), (f"dp{j} - sp{j}", f"dt{j} - st{j}"), "-", s) + [
-        f"{s}tp{y}, tt{y}, lp{y}, lt{y} = tp{y} - lp{y} + pi, tt{y} - lt{y} + tau, pi, tau"]
+        f"{s}tp{y} = tp{y} - lp{y} + pi", f"{s}tt{y} = tt{y} - lt{y} + tau", f"{s}lp{y} = pi", f"{s}lt{y} = tau"]
 
 
 def _posterior(i: int) -> list[str]:
