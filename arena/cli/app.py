@@ -62,6 +62,14 @@ def build(command: str | None = None) -> typer.Typer:
     return app
 
 
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the whole app, for typer's own runners (built when first asked for, not on import)."""
+    if name == "app":
+        globals()["app"] = app = build()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every error into one line and an exit code."""
     if argv is None:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 import trueskill
-from trueskill import backends
+from trueskill import Rating, backends
 
 from arena.results.ratings import RatingParams
 from arena.results.trueskill_ffa import FreeForAll
@@ -61,3 +61,36 @@ def test_free_for_all_refuses_what_it_does_not_rate():
         FreeForAll(env)
     with pytest.raises(ValueError, match="two or more ratings"):
         FreeForAll(RatingParams().env()).rate([trueskill.Rating()], [0])
+
+
+@pytest.mark.parametrize("params, other_backend", [
+    (RatingParams(), False), (RatingParams(mu=10, sigma=2, beta=1.5, draw_probability=0.2), False),
+    (RatingParams(tau=0.1, draw_probability=0.05), True),
+])
+def test_a_chain_of_rating_arguments_equals_trueskill_bit_for_bit(params, other_backend):
+    """rate_args carries each rating as the (mu, sigma) a Rating is made of, over 2,000 chained games of 2 to
+    8 players (most of 3 and 4, as the arena plays them, with draws): Rating(*pair) is trueskill's rating."""
+    env = params.env()
+    if other_backend:
+        env.cdf, env.pdf = (lambda x: backends.cdf(x)), (lambda x: backends.pdf(x))
+    fast = FreeForAll(env)
+    rng = random.Random(11)
+    players = [f"p{i}" for i in range(10)]
+    slow = {p: env.create_rating() for p in players}
+    pairs = {p: fast.start for p in players}
+    for _ in range(2000):
+        n = rng.choice([2, 3, 3, 4, 4, 4, 5, 8])
+        seats = rng.sample(players, n)
+        ranks = random_ranks(rng, n)
+        try:
+            expected = [g[0] for g in env.rate([(slow[s],) for s in seats], ranks=ranks)]
+        except FloatingPointError:
+            with pytest.raises(FloatingPointError):
+                fast.rate_args([pairs[s] for s in seats], tuple(ranks))
+            continue
+        got = fast.rate_args([pairs[s] for s in seats], tuple(ranks))
+        assert [Rating(*pair) for pair in got] == expected        # Gaussian equality: the same pi and tau
+        assert [(Rating(*p).mu, Rating(*p).sigma) for p in got] == [(r.mu, r.sigma) for r in expected]
+        slow.update(zip(seats, expected))
+        pairs.update(zip(seats, got))
+
