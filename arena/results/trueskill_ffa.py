@@ -43,7 +43,7 @@ class FreeForAll:
             raise ValueError("expected a fixed draw_probability, got a function")
         self.env, self.min_delta = env, min_delta
         self.builtin = env.cdf is backends.cdf and env.pdf is backends.pdf
-        self._constants = (env.beta ** 2, env.tau, min_delta, calc_draw_margin(env.draw_probability, 2, env),
+        self._constants = (env.beta ** 2, env.tau ** 2, min_delta, calc_draw_margin(env.draw_probability, 2, env),
                            env.cdf, env.pdf, env.v_draw, env.w_draw, env.w_win)
         self._made: dict[tuple, object] = {}
 

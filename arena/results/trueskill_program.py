@@ -31,7 +31,7 @@ from functools import lru_cache
 
 _SQRT2 = 1 * math.sqrt(2)                      # backends.cdf's ``sigma * math.sqrt(2)``, sigma 1
 _PDF = 1 / math.sqrt(2 * math.pi) * abs(1)     # backends.pdf's factor, sigma 1
-_CONSTANTS = ("variance", "dynamic", "min_delta", "margin", "cdf_of", "pdf_of", "v_draw", "w_draw", "w_win")
+_CONSTANTS = ("variance", "dynamic2", "min_delta", "margin", "cdf_of", "pdf_of", "v_draw", "w_draw", "w_win")
 """What a made function needs from its environment, in the order :func:`program` takes them."""
 
 Program = Callable[..., Callable[[list, list[int]], list[tuple[float, float]]]]
@@ -67,9 +67,9 @@ def source(ties: tuple[bool, ...], builtin: bool, from_args: bool) -> str:
         lines += _step(x, ties[x], builtin, "delta = moved" if n == 2 else
                        "delta = moved if moved > delta else delta")
         if side == 1:
-            lines += _diff_up1(x, "            ")
+            lines += _diff_up1(x, "            ", after_step=True)
         elif side == 0:
-            lines += _diff_up0(x, "            ")
+            lines += _diff_up0(x, "            ", after_step=True)
     lines += ["            if delta <= min_delta:", "                break"]
     lines += _diff_up0(0, "        ") + _diff_up1(last, "        ")
     lines.append("        out = [None] * " + str(n))
@@ -88,7 +88,7 @@ def _prior(i: int, from_args: bool) -> list[str]:
                  "        tau = pi * mu",
                  "        mu, sigma = pi and tau / pi, _sqrt(1. / pi) if pi else INF"]
     return read + [
-        "        sigma = _sqrt(sigma ** 2 + dynamic ** 2)                # PriorFactor.down",
+        "        sigma = _sqrt(sigma ** 2 + dynamic2)                    # PriorFactor.down (dynamic2: tau ** 2)",
         "        if sigma == 0.:",
         "            raise ValueError('sigma**2 should be greater than 0')",
         "        pi = sigma ** -2",
@@ -115,8 +115,11 @@ def _step(x: int, tie: bool, builtin: bool, keep_delta: str) -> list[str]:
         f"a_tau = tt{x} - rt{x}",
         f"b_pi = tp{y} - lp{y}",
         f"b_tau = tt{y} - lt{y}",
-        "mu = 0. + (a_pi and a_tau / a_pi) - (b_pi and b_tau / b_pi)",
-        "pi_inv = 0. + 1. / a_pi if a_pi else INF",
+        "mean_a = a_pi and a_tau / a_pi",
+        "mean_b = b_pi and b_tau / b_pi",
+        "mu = 0. + mean_a - mean_b",
+        "inv_a = 0. + 1. / a_pi if a_pi else INF",
+        "pi_inv = inv_a",
         "if pi_inv != INF:",
         "    pi_inv = pi_inv + 1. / b_pi if b_pi else INF",
         "pi = 1. / pi_inv",
@@ -166,35 +169,44 @@ def _step(x: int, tie: bool, builtin: bool, keep_delta: str) -> list[str]:
     return [s + line for line in lines]
 
 
-def _sum2(a: tuple[str, str], b: tuple[str, str], cb: str, s: str) -> list[str]:
+def _sum2(a: tuple[str, str] | None, b: tuple[str, str] | None, cb: str, s: str) -> list[str]:
     """``SumFactor.update`` with two terms, the first of coefficient ``1.`` (``a`` and ``b``: each term's
     value minus its message, ``pi`` and ``tau``; ``cb`` the second's coefficient, ``1.`` or ``-1.``, whose
-    square is ``1.``)."""
-    return [s + line for line in (
-        f"a_pi = {a[0]}",
-        f"a_tau = {a[1]}",
-        f"b_pi = {b[0]}",
-        f"b_tau = {b[1]}",
-        f"mu = 0. + (a_pi and a_tau / a_pi) {cb} (b_pi and b_tau / b_pi)",
-        "pi_inv = 0. + 1. / a_pi if a_pi else INF",
+    square is ``1.``). A term given as None is the one the difference's own step just worked out, from
+    the same variables, unchanged since (the step's ``mean_a`` and ``inv_a`` for ``a``, ``mean_b`` and
+    ``b_pi`` for ``b``): the same floats, not computed twice."""
+    lines = []
+    if a is not None:
+        lines += [f"a_pi = {a[0]}", f"a_tau = {a[1]}", "mean_a = a_pi and a_tau / a_pi",
+                  "inv_a = 0. + 1. / a_pi if a_pi else INF"]
+    if b is not None:
+        lines += [f"b_pi = {b[0]}", f"b_tau = {b[1]}", "mean_b = b_pi and b_tau / b_pi"]
+    lines += [
+        f"mu = 0. + mean_a {cb} mean_b",
+        "pi_inv = inv_a",
         "if pi_inv != INF:",
         "    pi_inv = pi_inv + 1. / b_pi if b_pi else INF",
         "pi = 1. / pi_inv",
         "tau = pi * mu",
-    )]
+    ]
+    return [s + line for line in lines]
 
 
-def _diff_up0(j: int, s: str) -> list[str]:
-    """``SumFactor.up(0)`` of difference ``j``: t[j] from d[j] (coefficient 1.) and t[j + 1] (1.)."""
+def _diff_up0(j: int, s: str, after_step: bool = False) -> list[str]:
+    """``SumFactor.up(0)`` of difference ``j``: t[j] from d[j] (coefficient 1.) and t[j + 1] (1.);
+    ``after_step``: right after difference ``j``'s step (its t[j + 1] term reused)."""
     y = j + 1
-    return _sum2((f"dp{j} - sp{j}", f"dt{j} - st{j}"), (f"tp{y} - lp{y}", f"tt{y} - lt{y}"), "+", s) + [
+    b = None if after_step else (f"tp{y} - lp{y}", f"tt{y} - lt{y}")
+    return _sum2((f"dp{j} - sp{j}", f"dt{j} - st{j}"), b, "+", s) + [
         f"{s}tp{j} = tp{j} - rp{j} + pi", f"{s}tt{j} = tt{j} - rt{j} + tau", f"{s}rp{j} = pi", f"{s}rt{j} = tau"]
 
 
-def _diff_up1(j: int, s: str) -> list[str]:
-    """``SumFactor.up(1)`` of difference ``j``: t[j + 1] from t[j] (coefficient 1.) and d[j] (-1.)."""
+def _diff_up1(j: int, s: str, after_step: bool = False) -> list[str]:
+    """``SumFactor.up(1)`` of difference ``j``: t[j + 1] from t[j] (coefficient 1.) and d[j] (-1.);
+    ``after_step``: right after difference ``j``'s step (its t[j] term reused)."""
     y = j + 1
-    return _sum2((f"tp{j} - rp{j}", f"tt{j} - rt{j}"), (f"dp{j} - sp{j}", f"dt{j} - st{j}"), "-", s) + [
+    a = None if after_step else (f"tp{j} - rp{j}", f"tt{j} - rt{j}")
+    return _sum2(a, (f"dp{j} - sp{j}", f"dt{j} - st{j}"), "-", s) + [
         f"{s}tp{y} = tp{y} - lp{y} + pi", f"{s}tt{y} = tt{y} - lt{y} + tau", f"{s}lp{y} = pi", f"{s}lt{y} = tau"]
 
 
