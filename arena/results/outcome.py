@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from arena.game.status import FAULT_KINDS
@@ -85,6 +87,16 @@ class Outcome:
         _set(outcome, "decision_ms", decision_ms)
         _set(outcome, "plays", plays)
         return outcome
+
+    @classmethod
+    def columns_checked_elsewhere(cls, *columns: Iterable) -> list["Outcome"]:
+        """:meth:`checked_elsewhere` for many games given as columns, one a field in field order (the
+        first a sized sequence of indices): the slots are set a field at a time by ``map``, a loop in C,
+        with no Python call a game."""
+        outcomes = list(map(_new, repeat(cls, len(columns[0]))))
+        for name, column in zip(cls.__dataclass_fields__, columns, strict=True):
+            deque(map(_set, outcomes, repeat(name), column), maxlen=0)
+        return outcomes
 
     def _check_ranks(self) -> None:
         where, n, ranks = f"game {self.index}:", self.table_size, self.ranks

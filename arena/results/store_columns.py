@@ -26,24 +26,24 @@ from arena.game.status import FAULT_KINDS
 from arena.results.outcome import Outcome
 
 _GAMES = "SELECT idx, table_size, rules, loser FROM games ORDER BY idx"
+_NO_FAULTS = " AND ".join(f"{k} = 0" for k in FAULT_KINDS)
 _FAULTS_OK = " AND ".join(f"typeof({k}) = 'integer' AND {k} >= 0" for k in FAULT_KINDS)
-_SEATS = (f"SELECT idx, seat, player, rank, penalty, {{plays}}, CASE WHEN {_FAULTS_OK} THEN "
-          f"({' OR '.join(FAULT_KINDS)}) END FROM seats ORDER BY idx, seat")
-"""The seats, the last column 1 for a seat with faults, 0 without, NULL when a count is not a count."""
+_SEATS = (f"SELECT idx, seat, player, rank, penalty, {{plays}}, CASE WHEN {_NO_FAULTS} THEN 0 WHEN {_FAULTS_OK} "
+          f"THEN 1 END FROM seats ORDER BY idx, seat")
+"""The seats, the last column 0 for a seat without faults, 1 with, NULL when a count is not a count (an
+integer column holds a zero as the integer 0: text, a fraction or a negative number is not ``= 0``)."""
 _FAULTY = f"SELECT idx, seat, {', '.join(FAULT_KINDS)} FROM seats WHERE {' OR '.join(FAULT_KINDS)}"
 _NONE = type(None)
+_CHUNK = 20_000
 
 
 def clean_outcomes(db: sqlite3.Connection, plays: str) -> list[Outcome] | None:
     """Every stored game as an Outcome, in game order, or None if a whole-column check fails. ``plays``:
     the ``plays`` and ``play_cpu_ms`` columns to select (``NULL, NULL`` in a database from before them)."""
-    games = db.execute(_GAMES).fetchall()
-    rows = db.execute(_SEATS.format(plays=plays)).fetchall()
-    if not games or not rows:
-        return [] if not games and not rows else None
-    g_idx, g_size, g_rules, g_loser = zip(*games)
-    idx, seat, player, rank, penalty, plays_col, ms_col, faulty = zip(*rows)
-    del rows
+    g_idx, g_size, g_rules, g_loser = _columns(db.execute(_GAMES), 4)
+    idx, seat, player, rank, penalty, plays_col, ms_col, faulty = _columns(db.execute(_SEATS.format(plays=plays)), 8)
+    if not g_idx or not idx:
+        return [] if not g_idx and not idx else None
     if not (_types(g_size, int) and min(g_size) >= 2 and _types(g_rules, str) and _types(g_loser, int, _NONE)
             and _types(rank, int) and min(rank) >= 0 and _types(penalty, int) and 0 <= min(penalty)
             and max(penalty) <= 3 and set(faulty) <= {0, 1}
@@ -58,14 +58,23 @@ def clean_outcomes(db: sqlite3.Connection, plays: str) -> list[Outcome] | None:
     cuts = list(map(slice, accumulate(g_size, initial=0), accumulate(g_size)))
     seats, ranks = list(map(player.__getitem__, cuts)), list(map(rank.__getitem__, cuts))
     faults = _faults(db, g_idx, g_size, set(compress(idx, faulty)))
-    out = list(map(Outcome.checked_elsewhere, g_idx, seats, ranks, g_loser, g_size, g_rules,
-                   map(penalty.__getitem__, cuts), faults, map(decision_ms.__getitem__, cuts),
-                   map(plays_col.__getitem__, cuts)))
+    out = Outcome.columns_checked_elsewhere(g_idx, seats, ranks, g_loser, g_size, g_rules,
+                                            map(penalty.__getitem__, cuts), faults,
+                                            map(decision_ms.__getitem__, cuts), map(plays_col.__getitem__, cuts))
     for g in _refused(seats, ranks, g_size, g_loser):
         o = out[g]
         out[g] = Outcome(o.index, o.seats, o.ranks, o.loser, o.table_size, o.rules, o.penalty, o.faults,
                          o.decision_ms, o.plays)
     return out
+
+
+def _columns(cursor: sqlite3.Cursor, width: int) -> list[tuple]:
+    """A query's result as one tuple a column, fetched in chunks (the rows are never all held at once)."""
+    columns: list[list] = [[] for _ in range(width)]
+    while chunk := cursor.fetchmany(_CHUNK):
+        for column, values in zip(columns, zip(*chunk)):
+            column.extend(values)
+    return [tuple(column) for column in columns]
 
 
 def _types(column: tuple, *kinds: type) -> bool:

@@ -138,7 +138,7 @@ def _step(x: int, tie: bool, builtin: bool, keep_delta: str) -> list[str]:
         if builtin:                                  # backends.cdf and erfc, then backends.pdf
             lines += [
                 "q = -z / _SQRT2",
-                "e = abs(q)",
+                "e = -q if q < 0. else q                             # abs(q): its zero's sign never counts",
                 "f = 1. / (1. + e / 2.)",
                 "g = f * _exp(-e * e - 1.26551223 + f * (1.00002368 + f * (0.37409196 + f * (0.09678418 + f * ("
                 "-0.18628806 + f * (0.27886807 + f * (-1.13520398 + f * (1.48851587 + f * (-0.82215223 + "
