@@ -19,7 +19,7 @@ the rounds are printed with new / old. Figures are CPU time:
   SQLite), CPU ms a game;
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
-- ratings: CPU seconds of ``arena ratings FOLDER`` (with ``--ratings-options``;
+- ratings: CPU and wall seconds of ``arena ratings FOLDER`` (with ``--ratings-options``;
   the tables of both trees are also compared: they must be identical).
 """
 
@@ -31,6 +31,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -73,9 +74,10 @@ def engine(tree: Path, games: int) -> dict[str, float]:
 
 
 def ratings(tree: Path, folder: str, tables: dict, options: str = "") -> dict[str, float]:
+    start = time.perf_counter()
     out, cpu = _run(tree, "arena", "ratings", folder, *options.split())
     tables[tree] = out
-    return {"arena ratings, CPU s": cpu}
+    return {"arena ratings, CPU s": cpu, "arena ratings, wall s": time.perf_counter() - start}
 
 
 def solver(tree: Path) -> dict[str, float]:

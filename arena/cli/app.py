@@ -8,21 +8,23 @@ line on stderr and an exit code (:mod:`arena.cli.errors`).
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 
 import typer
 
 from arena import __version__
-from arena.cli import (bench, bots, compare, export, ladder, logs, play, players, research, results, sandbox,
-                       tournament)
 from arena.cli.errors import exit_code
 from arena.cli.session import Session
 from arena.sandbox import harden_harness
 
-app = typer.Typer(
-    name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
-    no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+COMMANDS = {
+    "players": "players", "variants": "players", "play": "play", "replay": "play", "ratings": "results",
+    "report": "results", "plot": "results", "logs": "logs", "new-bot": "bots", "check-bot": "bots",
+    "sandbox-info": "sandbox", "compare": "compare", "export": "export",
+}
+"""Each top-level command and the module of ``arena.cli`` that defines it."""
+GROUPS = ("tournament", "ladder", "bench", "research")
+"""The command groups: each the module of ``arena.cli`` of its name."""
 
 
 def _version(value: bool) -> None:
@@ -31,7 +33,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _options(
     version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
                                  help="Print the arena's version and exit."),
@@ -39,12 +40,34 @@ def _options(
     """Bhabhi bot arena: play, test and rank card-playing bots."""
 
 
-for group in (players, play, results, logs, bots, sandbox, compare, export):
-    app.add_typer(group.app)
-app.add_typer(tournament.app, name="tournament")
-app.add_typer(ladder.app, name="ladder")
-app.add_typer(bench.app, name="bench")
-app.add_typer(research.app, name="research")
+def build(command: str | None = None) -> typer.Typer:
+    """The ``arena`` app: every command, or, when ``command`` names one, only the module that defines it
+    (``arena ratings`` need not import the engine, the sandbox and the tournament runner: a third of
+    its start-up)."""
+    app = typer.Typer(
+        name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
+        no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    app.callback()(_options)
+    if command in GROUPS:
+        app.add_typer(import_module(f"arena.cli.{command}").app, name=command)
+    elif command in COMMANDS:
+        app.add_typer(import_module(f"arena.cli.{COMMANDS[command]}").app)
+    else:
+        for module in dict.fromkeys(COMMANDS.values()):
+            app.add_typer(import_module(f"arena.cli.{module}").app)
+        for group in GROUPS:
+            app.add_typer(import_module(f"arena.cli.{group}").app, name=group)
+    return app
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the whole app, for typer's own runners (built when first asked for, not on import)."""
+    if name == "app":
+        globals()["app"] = app = build()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
     if not argv:
         argv = ["--help"]
+    app = build(next((a for a in argv if not a.startswith("-")), None))
     return exit_code(lambda: app(args=argv, prog_name="arena", standalone_mode=False, obj=Session()))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from tabulate import tabulate, tabulate_formats
 
+from arena.results.collector import collector_paused
 from arena.results.errors import TableFormatError
 from arena.results.head_to_head import head_to_head
 from arena.results.ratings import FAULT_KINDS, GROUPINGS, Outcome, breakdown, rate
@@ -111,14 +112,15 @@ def ratings_text(store: Store, fmt: str = "simple", by: str | None = None,
     ``outs``: the outcomes to rate instead of the stored games (``unit`` names them: matches)."""
     check_format(fmt, by)
     check_columns(columns)
-    outs = outcomes(store) if outs is None else outs
-    params = rating_params(store.meta("spec"))
-    if not outs:
-        return _empty(fmt, by)
-    if by is None:
-        table = rate(outs, **params)
-        return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} {unit}", columns, grid)
-    groups = breakdown(outs, by=by, **params)
+    with collector_paused():
+        outs = outcomes(store) if outs is None else outs
+        params = rating_params(store.meta("spec"))
+        if not outs:
+            return _empty(fmt, by)
+        if by is None:
+            table = rate(outs, **params)
+            return render(table, fmt, None if fmt in ("csv", "json") else f"{table.games} {unit}", columns, grid)
+        groups = breakdown(outs, by=by, **params)
     if fmt == "json":
         return json.dumps({str(k): t.to_dicts() for k, t in groups.items()}, indent=1)
     parts = [render(t, fmt, f"{by} {k}: {t.games} {unit}", columns, grid) for k, t in groups.items()]

@@ -1,6 +1,8 @@
-"""Every stored game as a ratings :class:`~arena.results.ratings.Outcome`: one query, checked all at once.
+"""Every stored game as a ratings :class:`~arena.results.outcome.Outcome`: one query, checked all at once.
 
-The seats of all games come in one query, in game and seat order, as plain
+A store the arena wrote is read column by column
+(:mod:`arena.results.store_columns`, about twice as fast); when one of its
+whole-column checks fails, :func:`careful_outcomes` reads it as follows. The seats of all games come in one query, in game and seat order, as plain
 rows (no dict per row), and each game's fields are cut from its rows as
 tuples. Checking each ``Outcome`` one by one costs more than reading it, so
 one SQL query (:data:`_SUSPECT`) first finds every game whose rows an
@@ -19,8 +21,9 @@ from itertools import groupby
 from operator import itemgetter
 
 from arena.game.status import FAULT_KINDS
-from arena.results.ratings import Outcome
+from arena.results.outcome import Outcome
 from arena.results.store import Store
+from arena.results.store_columns import clean_outcomes
 from arena.results.store_check import storage_error
 
 _ROWS = (f"SELECT s.idx, s.player, s.rank, s.penalty, {', '.join(f's.{k}' for k in FAULT_KINDS)}, {{plays}}, "
@@ -52,7 +55,18 @@ _IDX = itemgetter(0)
 
 
 def outcomes(store: Store) -> list[Outcome]:
-    """Every stored game as a ratings :class:`Outcome`, in game order."""
+    """Every stored game as a ratings :class:`Outcome`, in game order: read column by column when the
+    store's columns pass their checks (:mod:`arena.results.store_columns`), else by :func:`careful_outcomes`."""
+    try:
+        clean = clean_outcomes(store.db, _PLAYS[_old(store)].replace("s.", ""))
+    except sqlite3.Error as exc:
+        raise (storage_error(store.path, exc) or exc) from None
+    return careful_outcomes(store) if clean is None else clean
+
+
+def careful_outcomes(store: Store) -> list[Outcome]:
+    """Every stored game as a ratings :class:`Outcome`, in game order, the suspect games (see the module's
+    note) through Outcome's own checks."""
     try:
         suspect = suspect_games(store)
         query = _ROWS.format(plays=_PLAYS[_old(store)])

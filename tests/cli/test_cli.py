@@ -238,3 +238,21 @@ def test_bench_without_subcommand_shows_help(capsys):
     """`arena bench` alone shows its help like `arena` alone does."""
     code, out, err = run(capsys, "bench")
     assert code == 0 and out.startswith("Usage: arena bench") and err == ""
+
+
+def test_each_command_is_built_from_its_own_module_alone():
+    """`arena ratings` builds only the results commands (COMMANDS and GROUPS name every command of the
+    whole app, so each invocation finds its module) and so imports no engine, sandbox or runner."""
+    import typer.main
+
+    from arena.cli.app import COMMANDS, GROUPS, build
+    whole = typer.main.get_command(build()).commands
+    assert sorted(whole) == sorted([*COMMANDS, *GROUPS])
+    for name in whole:
+        assert name in typer.main.get_command(build(name)).commands
+    assert sorted(typer.main.get_command(build("ratings")).commands) == ["plot", "ratings", "report"]
+    code = ("import sys; from arena.cli.app import main; main(['ratings', '--help']); "
+            "print(sorted(m for m in ('arena.game.engine', 'arena.tournament.event', 'arena.sandbox.pool', "
+            "'arena.cli.tournament') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -169,3 +169,21 @@ def test_storing_order_changes_nothing(tmp_path, games):
         with make_store(tmp_path / f"b{seed}", games, order) as b:
             got = [ratings_text(b, "json", by) for by in (None, *GROUPINGS)] + [head_to_head_text(b, "json")]
         assert got == want
+
+
+@pytest.mark.parametrize("was_on", [True, False])
+def test_the_collector_is_paused_while_rating_and_left_as_it_was(store, monkeypatch, was_on):
+    """ratings_text reads and rates with the cyclic collector off, and leaves it as it found it."""
+    import gc
+
+    import arena.results.standings as standings
+    seen = []
+    real = standings.outcomes
+    monkeypatch.setattr(standings, "outcomes", lambda s: seen.append(gc.isenabled()) or real(s))
+    (gc.enable if was_on else gc.disable)()
+    try:
+        table = json.loads(ratings_text(store, "json"))
+        assert seen == [False] and gc.isenabled() is was_on
+        assert [r["player"] for r in table] and len(table) == len({p for o in real(store) for p in o.seats})
+    finally:
+        gc.enable()

@@ -1,4 +1,5 @@
-"""The store's games as Outcomes: one query and a check of the whole store in SQL, the same Outcomes as one by one."""
+"""The store's games as Outcomes: column by column, or one query and a check of the whole store in SQL; the same
+Outcomes as one by one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from arena.plugins.registry import load
 from arena.results.errors import RatingsError
 from arena.results.ratings import FAULT_KINDS, Outcome
 from arena.results.store import Store
-from arena.results.store_outcomes import outcomes, suspect_games
+from arena.results.store_columns import clean_outcomes
+from arena.results.store_outcomes import careful_outcomes, outcomes, suspect_games
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.worker import batch_payload, run_batch
@@ -124,3 +126,29 @@ def test_a_suspect_game_that_is_fine_is_read_as_before(store):
     assert suspect_games(store) == {9}
     assert outcomes(store) == one_by_one(store)
 
+
+
+def test_the_column_read_equals_the_careful_read(store):
+    """A clean store (faults, a draw) reads column by column into the same Outcomes as the careful read."""
+    clean = clean_outcomes(store.db, "plays, play_cpu_ms")
+    assert clean is not None and clean == careful_outcomes(store) == one_by_one(store)
+    assert clean[3].faults[1] == {"timeout": 2, "illegal": 1} and clean[3].faults[0] == {}
+    assert clean[3].faults[0] is not clean[4].faults[0]         # every seat's empty faults a dict of its own
+
+
+def test_an_empty_store_reads_as_no_outcomes(tmp_path):
+    with Store(tmp_path / "e", create=True) as s:
+        assert clean_outcomes(s.db, "plays, play_cpu_ms") == [] and outcomes(s) == []
+
+
+@pytest.mark.parametrize("sql, message", DAMAGE)
+def test_the_column_read_of_a_damaged_store_gives_up_or_refuses(store, sql, message):
+    """Damage either fails a whole-column check (None: the careful read takes over) or is one of the
+    checks made a game at a time, refused with Outcome's own error."""
+    store.db.execute(sql)
+    try:
+        got = clean_outcomes(store.db, "plays, play_cpu_ms")
+    except RatingsError as exc:
+        assert message in str(exc)
+        return
+    assert got is None
