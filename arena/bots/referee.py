@@ -26,6 +26,7 @@ from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
 from arena.game.follow import GameSeat
+from arena.game.public_tracker import PublicTracker
 from arena.game.status import Status
 
 
@@ -233,12 +234,13 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
     shared = [getattr(c, "reads_events_only", False) for c in clients]
     made: dict[int, dict] = {}  # the public events' dicts, shared by the seats that only read them
+    public = PublicTracker(game) if any(tuples) else None  # the public events taken in once for those seats
 
     def new_events(seat: int):
         start = sent[seat]
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
-            return ev.SeatEvents(game, seat, start, stop)
+            return ev.SeatEvents(game, seat, start, stop, public)
         if shared[seat]:
             return ev.for_seat_shared(game, seat, start, made)
         return game.seat_events(seat, start)

@@ -19,10 +19,8 @@ from __future__ import annotations
 from arena.game import events as ev
 from arena.game.cards import CARDS
 from arena.game.tables import held_order
-from arena.game.views import PlayerView, SeatTracker
-
-
-_PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
+from arena.game.public_tracker import PublicTracker, take_in_public
+from arena.game.views import PlayerView, SeatTracker, next_leader
 
 
 class GameSeat(SeatTracker):
@@ -31,6 +29,7 @@ class GameSeat(SeatTracker):
     def __init__(self, seat: int, players: int, rules) -> None:
         super().__init__(seat, players, rules)
         self._game = None
+        self._public: PublicTracker | None = None   # while attached: the public events are taken in there
 
     def feed_many(self, events) -> None:
         if type(events) is ev.SeatEvents:
@@ -44,32 +43,37 @@ class GameSeat(SeatTracker):
         super().feed(e)
 
     def _feed_tuples(self, batch: ev.SeatEvents) -> None:
-        game, seat = batch.game, self.seat
-        if batch.seat != seat or batch.start != self.seen_events or self._game not in (None, game):
+        game, seat, start, stop = batch.game, self.seat, batch.start, batch.stop
+        if batch.seat != seat or start != self.seen_events or self._game not in (None, game):
             raise ValueError(f"seat {seat} has taken in {self.seen_events} events of its game; "
-                             f"expected them to go on from there, got seat {batch.seat}'s from {batch.start}")
+                             f"expected them to go on from there, got seat {batch.seat}'s from {start}")
         if self.history and self._game is None:
             raise ValueError(f"seat {seat} was fed event dicts; it cannot follow a game's tuples")
         self._game = game
-        # (A call takes in about four events: the kinds are read as globals and the methods
-        # called directly, rather than bound to locals first, which made ten objects a call.)
-        for e in game.events[batch.start:batch.stop]:
-            kind = e[0]
-            if kind is _PLAY:
-                self._play(e[1], e[2])
-            elif kind is _CLEAN:
-                self._clean(e[1], e[2])
-            elif kind is _PICKUP:
-                self._pickup(e[1], e[2])
-            elif kind is _TRUMP:
-                self._trump(e[1])
-            elif kind is _OUT:
-                self._out(e[1])
-            else:
-                handler = getattr(self, "_on_" + kind, None)
+        public = self._public
+        if public is None and start == 0 and batch.public is not None:
+            public = self._public = _attach(batch.public, game)
+        if public is not None:   # the public tracker takes the events in, once for every seat
+            upto = public.follow(stop)
+            if upto == stop:
+                self.seen_events = stop
+                return
+            if upto < start or not public.halted:
+                raise ValueError(f"seat {seat} is fed up to event {stop}, but the public tracker it shares "
+                                 f"is at event {upto}: seats sharing one are fed up to the game's present")
+            public.copy_to(self)   # it halted (a draw, a take): this seat carries on alone from there
+            self._public = None
+            start = upto
+        events = game.events
+        while start < stop:
+            start = take_in_public(self, events, start, stop)
+            if start < stop:     # a deal, draw, take, fault, forfeit or the end: through this seat's dict
+                e = events[start]
+                handler = getattr(self, "_on_" + e[0], None)
                 if handler is not None:
                     handler(ev.to_json(game, e, seat))
-        self.seen_events = batch.stop
+                start += 1
+        self.seen_events = stop
 
     def history_upto(self, upto: int) -> tuple[dict, ...]:
         """The first ``upto`` events as this seat's dicts (made once, when first asked for)."""
@@ -80,18 +84,31 @@ class GameSeat(SeatTracker):
 
     def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
         """The view now; the fields bots read most are set, the others worked out when first read."""
+        public, seat = self._public, self.seat
+        if public is None:
+            t, hand, seen = self, self.hand, self.seen
+        elif public.seen_events == self.seen_events:
+            t, hand, seen = public, public.hands[seat], public.seen | public.dealt[seat]
+        else:
+            raise ValueError(f"seat {seat} has taken in {self.seen_events} events, but the public tracker "
+                             f"it shares is at event {public.seen_events}: feed it up to there first")
         view = _NEW(LazyView)
         _SET_SNAPSHOT(view, (
-            self, self.hand, tuple(self.trick), tuple(self.sizes), tuple(self.out), self.seen_events,
-            time_left, self.first_trick, tuple(self.active), self.seen, tuple(self.known), tuple(self.voids),
-            self.pile, tuple(self.hidden)))
-        _SET_SEAT(view, self.seat)
+            self, hand, tuple(t.trick), tuple(t.sizes), tuple(t.out), self.seen_events, time_left,
+            t.first_trick, tuple(t.active), seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden)))
+        _SET_SEAT(view, seat)
         _SET_LEGAL(view, legal if type(legal) is tuple else tuple(legal))
         _SET_DECISION(view, decision)
-        _SET_LED(view, self.led if self.led >= 0 else None)
-        _SET_TRUMP(view, self.trump if self.trump >= 0 else None)
-        _SET_NEXT_LEADER(view, self._next_leader(decision))
+        _SET_LED(view, t.led if t.led >= 0 else None)
+        _SET_TRUMP(view, t.trump if t.trump >= 0 else None)
+        _SET_NEXT_LEADER(view, next_leader(t, seat, hand, decision))
         return view
+
+
+def _attach(public: PublicTracker, game) -> PublicTracker:
+    if public.game is not game:
+        raise ValueError("a seat's public tracker follows another game than its events")
+    return public
 
 
 def _known(s) -> tuple[int, ...]:
