@@ -6,6 +6,10 @@ dicts: the public events (plays, cleans, pick-ups, trump, outs) go straight to
 the tracker's methods on card ids; draws, takes and the deal, which differ
 from seat to seat, go through this seat's dict as before. The history's
 dicts are made only when a view's ``history`` is first read (each once).
+Seats of one game fed with the same
+:class:`~arena.game.public_tracker.PublicTracker` (as the referee's are) leave
+the public events to it, taken in once for all of them, until the first
+draw or take: from there each carries on alone.
 
 Its views are :class:`PlayerView` objects whose fields are computed when first
 read, from a snapshot of the tracker taken at :meth:`GameSeat.view` (the
@@ -15,6 +19,9 @@ dicts (tests/game/test_follow.py checks it at every decision of many games).
 """
 
 from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from arena.game import events as ev
 from arena.game.cards import CARDS
@@ -88,20 +95,21 @@ class GameSeat(SeatTracker):
         if public is None:
             t, hand, seen = self, self.hand, self.seen
         elif public.seen_events == self.seen_events:
-            t, hand, seen = public, public.hands[seat], public.seen | public.dealt[seat]
+            t, hand, seen = public, public.hand_of(seat), public.seen | public.dealt[seat]
         else:
             raise ValueError(f"seat {seat} has taken in {self.seen_events} events, but the public tracker "
                              f"it shares is at event {public.seen_events}: feed it up to there first")
         view = _NEW(LazyView)
-        _SET_SNAPSHOT(view, (
+        fields = view.__dict__   # (a dict item costs a tenth of setting a slot of a frozen dataclass)
+        fields["_snapshot"] = (   # what the lazy fields are made of; _FIELDS reads it by position
             self, hand, tuple(t.trick), tuple(t.sizes), tuple(t.out), self.seen_events, time_left,
-            t.first_trick, tuple(t.active), seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden)))
-        _SET_SEAT(view, seat)
-        _SET_LEGAL(view, legal if type(legal) is tuple else tuple(legal))
-        _SET_DECISION(view, decision)
-        _SET_LED(view, t.led if t.led >= 0 else None)
-        _SET_TRUMP(view, t.trump if t.trump >= 0 else None)
-        _SET_NEXT_LEADER(view, next_leader(t, seat, hand, decision))
+            t.first_trick, tuple(t.active), seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden),
+            t.lead_from, t.as_holder, decision)
+        fields["seat"] = seat
+        fields["legal"] = legal if type(legal) is tuple else tuple(legal)
+        fields["decision"] = decision
+        fields["led_suit"] = t.led if t.led >= 0 else None
+        fields["trump"] = t.trump if t.trump >= 0 else None
         return view
 
 
@@ -117,44 +125,80 @@ def _known(s) -> tuple[int, ...]:
     return tuple(known)
 
 
+class _LeaderFacts(NamedTuple):
+    """What :func:`~arena.game.views.next_leader` reads of a tracker, as a snapshot kept it."""
+
+    trick: tuple
+    first_trick: bool
+    as_holder: int
+    active: tuple
+    lead_from: int
+    rules: Any
+    players: int
+
+
+def _next_leader(s) -> int | None:
+    facts = _LeaderFacts(s[2], s[7], s[15], s[8], s[14], s[0].rules, s[0].players)
+    return next_leader(facts, s[0].seat, s[1], s[16])
+
+
 _FIELDS = {
     "players": lambda s: s[0].players,
     "rules": lambda s: s[0].rules,
     "hand": lambda s: held_order(s[1]),
     "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[2]),
-    "hand_sizes": lambda s: s[3],
-    "out": lambda s: s[4],
+    "hand_sizes": itemgetter(3),
+    "out": itemgetter(4),
     "history": lambda s: s[0].history_upto(s[5]),
-    "time_left": lambda s: s[6],
-    "first_trick": lambda s: s[7],
-    "active": lambda s: s[8],
-    "seen_mask": lambda s: s[9],
+    "time_left": itemgetter(6),
+    "first_trick": itemgetter(7),
+    "active": itemgetter(8),
+    "seen_mask": itemgetter(9),
     "known_masks": _known,
-    "void_masks": lambda s: s[11],
-    "pile_mask": lambda s: s[12],
-    "hidden_draws": lambda s: s[13],
+    "void_masks": itemgetter(11),
+    "pile_mask": itemgetter(12),
+    "hidden_draws": itemgetter(13),
+    "next_leader": _next_leader,
     "match": lambda s: s[0].match,
 }
-"""How each field of a lazy view comes from its snapshot (see :meth:`GameSeat.view`)."""
+"""How each lazy field of a view comes from its snapshot (see :meth:`GameSeat.view`)."""
+
+_EAGER = ("seat", "legal", "decision", "led_suit", "trump")
+"""The fields :meth:`GameSeat.view` sets at once (cheap, and read by nearly every bot)."""
+
+
+class _Field:
+    """A field of a lazy view, kept in the view's ``__dict__``, where a read finds it first (a
+    descriptor without ``__set__``, shadowing PlayerView's slot of that name). A lazy field is not
+    there until first read: then it is worked out from the view's snapshot and kept (as
+    ``functools.cached_property`` does, without its lock)."""
+
+    __slots__ = ("name", "make")
+
+    def __init__(self, name: str, make) -> None:
+        self.name, self.make = name, make
+
+    def __get__(self, view, owner=None):
+        if view is None:
+            return self
+        if self.make is None:    # an eager field is always there
+            raise AttributeError(f"'PlayerView' object has no attribute {self.name!r}")
+        fields = view.__dict__
+        value = fields[self.name] = self.make(fields["_snapshot"])
+        return value
 
 
 class LazyView(PlayerView):
-    """A :class:`PlayerView` whose fields are filled in when first read (then read as plain slots).
+    """A :class:`PlayerView` whose fields are filled in when first read (then kept).
 
     Equal to the eagerly built view with the same fields; ``repr`` and pickling
     give the plain :class:`PlayerView`; ``dataclasses.replace`` and ``asdict``
-    see the fields alone.
+    see the fields alone. Its fields live in its ``__dict__`` (which
+    ``__setattr__``, frozen, never writes), read through :class:`_Field`
+    descriptors over PlayerView's slots.
     """
 
-    __slots__ = ("_snapshot",)
-
-    def __getattr__(self, name: str):
-        make = _FIELDS.get(name)
-        if make is None:
-            raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
-        value = make(_GET_SNAPSHOT(self))
-        _SET_FIELD(self, name, value)
-        return value
+    __slots__ = ("__dict__",)
 
     def __eq__(self, other):
         if not isinstance(other, PlayerView):
@@ -173,13 +217,8 @@ class LazyView(PlayerView):
         return self._eager().__reduce__()
 
 
-_EAGER = ("seat", "legal", "decision", "led_suit", "trump", "next_leader")
-"""The fields :meth:`GameSeat.view` sets at once (cheap scalars, most read by nearly every bot)."""
 if set(_FIELDS) | set(_EAGER) != set(PlayerView.__dataclass_fields__):
-    raise TypeError(f"expected a lazy maker for every PlayerView field, got {sorted(_FIELDS)}")
+    raise TypeError(f"expected every PlayerView field set at once or lazily, got {sorted(_FIELDS)} and {_EAGER}")
+for _name in PlayerView.__dataclass_fields__:
+    setattr(LazyView, _name, _Field(_name, _FIELDS.get(_name)))
 _NEW = object.__new__
-_SET_FIELD = object.__setattr__
-_GET_SNAPSHOT = LazyView.__dict__["_snapshot"].__get__
-_SET_SNAPSHOT = LazyView.__dict__["_snapshot"].__set__
-_SET_SEAT, _SET_LEGAL, _SET_DECISION, _SET_LED, _SET_TRUMP, _SET_NEXT_LEADER = (
-    PlayerView.__dict__[f].__set__ for f in _EAGER)

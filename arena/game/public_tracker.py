@@ -54,17 +54,16 @@ def take_in_public(tracker: SeatTracker, events: list[tuple], start: int, stop: 
 
 
 class PublicTracker(SeatTracker):
-    """The public part of every seat's knowledge of ``game``, and each seat's hand.
+    """The public part of every seat's knowledge of ``game``, and each seat's dealt cards.
 
     A :class:`SeatTracker` of nobody's seat (``seat`` -1: it holds no hand of its
-    own; ``seen`` is what everyone has seen), plus ``hands`` and ``dealt`` for
-    every seat. Fed by :meth:`follow`, never with dicts.
+    own; ``seen`` is what everyone has seen), plus ``dealt`` for every seat.
+    Fed by :meth:`follow`, never with dicts.
     """
 
     def __init__(self, game) -> None:
         super().__init__(-1, game.players, game.rules)
         self.game = game
-        self.hands = [0] * game.players
         self.dealt = [0] * game.players
         self.halted = False
         """True once it stopped at an event that not every seat sees alike (at ``seen_events``)."""
@@ -94,16 +93,12 @@ class PublicTracker(SeatTracker):
     def _deal(self, e: dict) -> None:
         self._on_deal({**e, "hand": ()})   # the discard pile, trump, outs, the leader; no hand
         self.dealt = [_mask(hand) for hand in e["hands"]]
-        self.hands = list(self.dealt)
 
-    def _play(self, s: int, c: int) -> None:
-        SeatTracker._play(self, s, c)
-        self.hands[s] &= ~(1 << c)
-
-    def _pickup(self, s: int, cards: tuple) -> None:
-        SeatTracker._pickup(self, s, cards)
-        for c in cards:
-            self.hands[s] |= 1 << c
+    def hand_of(self, seat: int) -> int:
+        """``seat``'s hand: the cards it picked up and has not played since (``known``: public), and
+        those dealt to it that nobody has seen played. (Before a draw or a take, the only ways a card
+        leaves a hand are its holder's play, and comes in, a pick-up.)"""
+        return self.known[seat] | (self.dealt[seat] & ~self.seen)
 
     def copy_to(self, seat: SeatTracker) -> None:
         """Make ``seat``'s tracker what it would be had it taken in every event so far itself."""
@@ -111,5 +106,5 @@ class PublicTracker(SeatTracker):
             setattr(seat, name, list(getattr(self, name)))
         for name in _VALUES:
             setattr(seat, name, getattr(self, name))
-        seat.hand = self.hands[seat.seat]
+        seat.hand = self.hand_of(seat.seat)
         seat.seen = self.seen | self.dealt[seat.seat]
