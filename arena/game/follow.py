@@ -62,15 +62,15 @@ class GameSeat(SeatTracker):
             public = self._public = _attach(batch.public, game)
         if public is not None:   # the public tracker takes the events in, once for every seat
             upto = public.follow(stop)
-            if upto == stop:
+            if public.parted[seat] is None:
+                if upto != stop:
+                    raise ValueError(f"seat {seat} is fed up to event {stop}, but the public tracker it "
+                                     f"shares is at event {upto}: seats sharing one are fed up to the "
+                                     f"game's present")
                 self.seen_events = stop
                 return
-            if upto < start or not public.halted:
-                raise ValueError(f"seat {seat} is fed up to event {stop}, but the public tracker it shares "
-                                 f"is at event {upto}: seats sharing one are fed up to the game's present")
-            public.copy_to(self)   # it halted (a draw, a take): this seat carries on alone from there
+            start = public.take_over(self)   # a draw or take parted it from the others: alone from there
             self._public = None
-            start = upto
         events = game.events
         while start < stop:
             start = take_in_public(self, events, start, stop)

@@ -10,12 +10,14 @@ for every seat: it changes only through the seat's own plays and pick-ups, both
 public) and its own dealt cards (what it has seen beyond the public events).
 
 A seat's knowledge differs from the others' only through draws and takes
-(their cards shown to some seats only) and a position's drawn card (shown to
-its leader). The tracker stops at the first such event (:attr:`halted`);
-each seat then carries on alone from a copy of the state there
-(:meth:`copy_to`), as if it had followed every event itself. What a seat
-knows is the same either way: tests/game/test_follow.py compares it with the
-view rebuilt from the seat's own event dicts at every decision.
+(their cards shown to some seats only, a hand emptied by a take) and a
+position's drawn card (shown to its leader). At each such event the seats
+concerned *part*: the tracker keeps a copy of their knowledge just before it
+(:attr:`parted`), which each takes over to carry on alone, as if it had
+followed every event itself; the tracker goes on for the others with what
+they see of it. What a seat knows is the same either way:
+tests/game/test_follow.py compares it with the view rebuilt from the seat's
+own event dicts at every decision.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from __future__ import annotations
 from arena.game import events as ev
 from arena.game.views import SeatTracker, _mask
 
-_PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT, _DEAL = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT, ev.DEAL
+_PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
+_DEAL, _DRAW, _TAKE = ev.DEAL, ev.DRAW, ev.TAKE
 
 _LISTS = ("sizes", "active", "out", "trick", "known", "voids", "hidden")
 _VALUES = ("led", "trump", "first_trick", "pile", "lead_from", "as_holder", "seen_events")
@@ -65,39 +68,53 @@ class PublicTracker(SeatTracker):
         super().__init__(-1, game.players, game.rules)
         self.game = game
         self.dealt = [0] * game.players
-        self.halted = False
-        """True once it stopped at an event that not every seat sees alike (at ``seen_events``)."""
+        self.parted: list[tuple[int, SeatTracker] | None] = [None] * game.players
+        """For each seat parted from the others, the event where it parted and its knowledge just
+        before it (a tracker of its own, which it takes over: :meth:`part`)."""
 
     def feed(self, e: dict) -> None:
         raise ValueError("a public tracker follows its game's event tuples; it takes no event dicts")
 
     def follow(self, stop: int) -> int:
-        """Take in the game's events up to ``stop`` (or up to the first one some seats see differently,
-        where it halts for good); how many it has taken in."""
-        i, game = self.seen_events, self.game
+        """Take in the game's events up to ``stop`` as every seat not parted sees them (once all have
+        parted, no more); how many it has taken in."""
+        i, game, parted = self.seen_events, self.game, self.parted
         events = game.events
-        while i < stop and not self.halted:
+        while i < stop and None in parted:
             i = take_in_public(self, events, i, stop)
             if i == stop:
                 break
-            kind = events[i][0]
-            if kind is _DEAL and i == 0 and "drawn" not in game.start:
-                self._deal(ev.to_json(game, events[i]))
-            elif getattr(SeatTracker, "_on_" + kind, None) is not None:
-                self.halted = True   # a draw, a take, a drawn card: seats' knowledge parts here
-                break
-            i += 1                   # a fault, a forfeit, the end: nobody learns anything
+            e = events[i]
+            kind = e[0]
+            if getattr(SeatTracker, "_on_" + kind, None) is not None:   # a deal, a draw or a take
+                seats = _parting(game, e)
+                for seat in seats:
+                    self._part(seat, i)
+                if kind is _DEAL:
+                    self._deal(ev.to_json(game, e))
+                elif None in parted:    # what the others see of it (all alike)
+                    getattr(self, "_on_" + kind)(ev.to_json(game, e, parted.index(None)))
+            i += 1                      # (a fault, a forfeit, the end: nobody learns anything)
         self.seen_events = i
         return i
 
+    def _part(self, seat: int, at: int) -> None:
+        if self.parted[seat] is None:
+            alone = SeatTracker(seat, self.players, self.rules)
+            self.copy_to(alone)
+            alone.seen_events = at
+            self.parted[seat] = (at, alone)
+
     def _deal(self, e: dict) -> None:
+        e = {k: v for k, v in e.items() if k != "drawn"}   # (the leader's only: it parted)
         self._on_deal({**e, "hand": ()})   # the discard pile, trump, outs, the leader; no hand
         self.dealt = [_mask(hand) for hand in e["hands"]]
 
     def hand_of(self, seat: int) -> int:
-        """``seat``'s hand: the cards it picked up and has not played since (``known``: public), and
-        those dealt to it that nobody has seen played. (Before a draw or a take, the only ways a card
-        leaves a hand are its holder's play, and comes in, a pick-up.)"""
+        """``seat``'s hand while it has not parted: the cards it picked up and has not played since
+        (``known``: public), and those dealt to it that nobody has seen played. (Until a seat draws,
+        is drawn from, takes or is taken from, it loses cards only by playing them, and gains them
+        only by picking up.)"""
         return self.known[seat] | (self.dealt[seat] & ~self.seen)
 
     def copy_to(self, seat: SeatTracker) -> None:
@@ -108,3 +125,24 @@ class PublicTracker(SeatTracker):
             setattr(seat, name, getattr(self, name))
         seat.hand = self.hand_of(seat.seat)
         seat.seen = self.seen | self.dealt[seat.seat]
+
+    def take_over(self, seat: SeatTracker) -> int:
+        """Give a parted seat's tracker its knowledge from where it parted (which it then carries on
+        from alone: returned)."""
+        at, alone = self.parted[seat.seat]
+        for name in _LISTS + _VALUES + ("hand", "seen"):
+            setattr(seat, name, getattr(alone, name))
+        return at
+
+
+def _parting(game, e: tuple) -> tuple[int, ...]:
+    """The seats that see event ``e`` (a deal, draw or take) otherwise than the rest of the table,
+    or whose hand it changes without a play or a pick-up (see :mod:`arena.game.events`)."""
+    kind = e[0]
+    if kind is _DEAL:     # a position's drawn card: shown to its leader
+        return (game.start["leader"],) if "drawn" in game.start else ()
+    if kind is _DRAW:     # the card: to the drawer and the seat it came from (-1: the pile)
+        return (e[1],) if e[3] < 0 else (e[1], e[3])
+    if kind is _TAKE:     # the cards: to the taker; the seat taken from is left with none
+        return (e[1], e[3]) if e[2] else ()
+    raise ValueError(f"expected a deal, draw or take event, got {kind!r}")

@@ -71,14 +71,16 @@ def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker(shared):
     game, seats, _ = play_following(rules, 5, 3, shared)
     for seat, followed in enumerate(seats):
         followed.feed_many(ev.SeatEvents(game, seat, followed.seen_events, len(game.events), followed._public))
-        if shared:   # the takes and draws parted the seats' knowledge: each carried on alone from a copy
-            assert followed._public is None
         fresh = view_from_events(seat, 5, rules, game.seat_events(seat))
         assert followed.view() == fresh
         assert list(followed.view().history) == game.seat_events(seat)
         alone = GameSeat(seat, 5, rules)
         alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
+        if followed._public is not None:   # still attached: its knowledge as the public tracker gives it
+            followed._public.copy_to(followed)
         assert _state(followed) == _state(alone)
+    if shared:   # the takes and draws parted some seats from the others: each carried on alone from a copy
+        assert any(followed._public is None for followed in seats)
 
 
 def _state(tracker) -> dict:
@@ -100,21 +102,22 @@ def test_seats_sharing_a_public_tracker_know_what_seats_alone_know_at_every_even
             alone[s].feed_many(ev.SeatEvents(game, s, alone[s].seen_events, stop))
             assert shared[s].view() == alone[s].view() == view_from_events(s, 4, rules, game.seat_events(s))
         game.apply(game.legal_actions()[0])
-    assert not public.halted and all(seat._public is public for seat in shared)
+    assert public.parted == [None] * 4 and all(seat._public is public for seat in shared)
     for s in range(4):
         public.copy_to(shared[s])
         assert _state(shared[s]) == _state(alone[s]) | {"seen_events": stop}
 
 
-def test_a_drawn_card_in_a_position_parts_the_seats_at_the_deal():
-    """A position's drawn card is shown to its leader only: the public tracker halts at the deal."""
+def test_a_drawn_card_in_a_position_parts_its_leader_at_the_deal():
+    """A position's drawn card is shown to its leader only: the leader parts from the others at the deal."""
     rules = Rules.preset("getaway")
     game = Game.from_position(rules, [["KD", "2S"], ["3C", "4C"], []], leader=0, out=[2], drawn="KD")
     public = PublicTracker(game)
     for s in (0, 1):
         seat = GameSeat(s, 3, rules)
         seat.feed_many(ev.SeatEvents(game, s, 0, len(game.events), public))
-        assert public.halted and public.seen_events == 0 and seat._public is None
+        assert public.parted[0][0] == 0 and public.parted[1] is None
+        assert (seat._public is None) == (s == 0)
         assert seat.view() == view_from_events(s, 3, rules, game.seat_events(s))
 
 
