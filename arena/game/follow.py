@@ -39,10 +39,18 @@ class GameSeat(SeatTracker):
         self._public: PublicTracker | None = None   # while attached: the public events are taken in there
 
     def feed_many(self, events) -> None:
-        if type(events) is ev.SeatEvents:
-            self._feed_tuples(events)
-        else:
+        if type(events) is not ev.SeatEvents:
             super().feed_many(events)
+            return
+        public, stop = self._public, events.stop
+        if (public is not None and events.public is public and events.game is self._game   # attached, in step:
+                and events.seat == self.seat and events.start == self.seen_events):          # the common case
+            if public.seen_events < stop:
+                public.follow(stop)
+            if public.seen_events == stop and public.parted[self.seat] is None:
+                self.seen_events = stop
+                return
+        self._feed_tuples(events)
 
     def feed(self, e: dict) -> None:
         if self._game is not None:

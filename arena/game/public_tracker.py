@@ -70,7 +70,8 @@ class PublicTracker(SeatTracker):
         self.dealt = [0] * game.players
         self.parted: list[tuple[int, SeatTracker] | None] = [None] * game.players
         """For each seat parted from the others, the event where it parted and its knowledge just
-        before it (a tracker of its own, which it takes over: :meth:`part`)."""
+        before it (a tracker of its own, which it takes over: :meth:`take_over`)."""
+        self.all_parted = False
 
     def feed(self, e: dict) -> None:
         raise ValueError("a public tracker follows its game's event tuples; it takes no event dicts")
@@ -80,7 +81,7 @@ class PublicTracker(SeatTracker):
         parted, no more); how many it has taken in."""
         i, game, parted = self.seen_events, self.game, self.parted
         events = game.events
-        while i < stop and None in parted:
+        while i < stop and not self.all_parted:
             i = take_in_public(self, events, i, stop)
             if i == stop:
                 break
@@ -90,6 +91,7 @@ class PublicTracker(SeatTracker):
                 seats = _parting(game, e)
                 for seat in seats:
                     self._part(seat, i)
+                self.all_parted = None not in parted
                 if kind is _DEAL:
                     self._deal(ev.to_json(game, e))
                 elif None in parted:    # what the others see of it (all alike)
