@@ -101,9 +101,9 @@ class GameSeat(SeatTracker):
         """The view now; the fields bots read most are set, the others worked out when first read."""
         public, seat = self._public, self.seat
         if public is None:
-            t, hand, seen = self, self.hand, self.seen
-        elif public.seen_events == self.seen_events:
-            t, hand, seen = public, public.hand_of(seat), public.seen | public.dealt[seat]
+            t, hand, dealt = self, self.hand, 0
+        elif public.seen_events == self.seen_events:   # its hand worked out when read (PublicTracker.hand_of)
+            t, hand, dealt = public, None, public.dealt[seat]
         else:
             raise ValueError(f"seat {seat} has taken in {self.seen_events} events, but the public tracker "
                              f"it shares is at event {public.seen_events}: feed it up to there first")
@@ -111,8 +111,8 @@ class GameSeat(SeatTracker):
         fields = view.__dict__   # (a dict item costs a tenth of setting a slot of a frozen dataclass)
         fields["_snapshot"] = (   # what the lazy fields are made of; _FIELDS reads it by position
             self, hand, tuple(t.trick), tuple(t.sizes), tuple(t.out), self.seen_events, time_left,
-            t.first_trick, tuple(t.active), seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden),
-            t.lead_from, t.as_holder, decision)
+            t.first_trick, tuple(t.active), t.seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden),
+            t.lead_from, t.as_holder, decision, dealt)
         fields["seat"] = seat
         fields["legal"] = legal if type(legal) is tuple else tuple(legal)
         fields["decision"] = decision
@@ -127,9 +127,14 @@ def _attach(public: PublicTracker, game) -> PublicTracker:
     return public
 
 
+def _hand(s) -> int:
+    """The seat's hand: kept (alone), or from the public tracker's known cards and its dealt ones."""
+    return s[1] if s[1] is not None else s[10][s[0].seat] | (s[17] & ~s[9])
+
+
 def _known(s) -> tuple[int, ...]:
     known = list(s[10])
-    known[s[0].seat] = s[1]
+    known[s[0].seat] = _hand(s)
     return tuple(known)
 
 
@@ -147,13 +152,13 @@ class _LeaderFacts(NamedTuple):
 
 def _next_leader(s) -> int | None:
     facts = _LeaderFacts(s[2], s[7], s[15], s[8], s[14], s[0].rules, s[0].players)
-    return next_leader(facts, s[0].seat, s[1], s[16])
+    return next_leader(facts, s[0].seat, _hand(s), s[16])
 
 
 _FIELDS = {
     "players": lambda s: s[0].players,
     "rules": lambda s: s[0].rules,
-    "hand": lambda s: held_order(s[1]),
+    "hand": lambda s: held_order(_hand(s)),
     "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[2]),
     "hand_sizes": itemgetter(3),
     "out": itemgetter(4),
@@ -161,7 +166,7 @@ _FIELDS = {
     "time_left": itemgetter(6),
     "first_trick": itemgetter(7),
     "active": itemgetter(8),
-    "seen_mask": itemgetter(9),
+    "seen_mask": lambda s: s[9] | s[17],   # (the public tracker's and the seat's dealt cards)
     "known_masks": _known,
     "void_masks": itemgetter(11),
     "pile_mask": itemgetter(12),
