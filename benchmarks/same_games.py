@@ -18,11 +18,9 @@ compares the engine alone.)
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+from same_records import compare
 PLAY = r"""
 import hashlib, json, random, sys
 tree, games = sys.argv[1], int(sys.argv[2])
@@ -68,24 +66,12 @@ for g in range(games):
 """
 
 
-def hashes(tree: Path, games: int) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PLAY, str(tree), str(games)], capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"})
-    if done.returncode:
-        sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
-    return done.stdout.split("\n")
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--games", type=int, default=2000)
     args = parser.parse_args(argv)
-    old, new = hashes(args.base.resolve(), args.games), hashes(HERE, args.games)
-    differ = [a.split()[0] for a, b in zip(old, new) if a != b]
-    print(f"{args.games} games: {args.games - len(differ)} records identical, {len(differ)} differ"
-          + (f" (games {', '.join(differ[:10])})" if differ else ""))
-    sys.exit(1 if differ or len(old) != len(new) else 0)
+    compare(args.base, args.games, PLAY, {"ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"})
 
 
 if __name__ == "__main__":
