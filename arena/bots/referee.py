@@ -58,8 +58,11 @@ class InProcessClient:
 
     It takes its events as event dicts or, from :func:`play_game`, as the
     game's own tuples (:class:`arena.game.events.SeatEvents`), which its
-    :class:`~arena.game.follow.GameSeat` reads without the dicts. (A subclass
-    gets the dicts: it may pass its events on, e.g. to a sandboxed client.)
+    :class:`~arena.game.follow.GameSeat` reads without the dicts; the public
+    events are taken in once for all such seats of a game, by the
+    :class:`~arena.game.public_tracker.PublicTracker` the referee hands them.
+    (A subclass gets the dicts: it may pass its events on, e.g. to a sandboxed
+    client.)
 
     While the bot runs, ``sys.stdout`` and ``sys.stderr`` are its game's
     :class:`OutputLog` (two swaps a call), so its prints and tracebacks are
