@@ -56,12 +56,22 @@ for g in range(games):
 """
 
 
-def hashes(tree: Path, games: int) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", PLAY, str(tree), str(games)], capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin"})
+def hashes(tree: Path, games: int, play: str = PLAY, env: dict | None = None) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", play, str(tree), str(games)], capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", **(env or {})})
     if done.returncode:
         sys.exit(f"{tree}: {done.stderr.strip().splitlines()[-1]}")
     return done.stdout.split("\n")
+
+
+def compare(base: Path, games: int, play: str = PLAY, env: dict | None = None) -> None:
+    """Run ``play`` (a script printing a hash a game) against ``base`` and this tree; print how many
+    differ and exit non-zero when any does (benchmarks/same_games.py uses it too)."""
+    old, new = hashes(base.resolve(), games, play, env), hashes(HERE, games, play, env)
+    differ = [a.split()[0] for a, b in zip(old, new) if a != b]
+    print(f"{games} games: {games - len(differ)} records identical, {len(differ)} differ"
+          + (f" (games {', '.join(differ[:10])})" if differ else ""))
+    sys.exit(1 if differ or len(old) != len(new) else 0)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -69,11 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--games", type=int, default=3000)
     args = parser.parse_args(argv)
-    old, new = hashes(args.base.resolve(), args.games), hashes(HERE, args.games)
-    differ = [a.split()[0] for a, b in zip(old, new) if a != b]
-    print(f"{args.games} games: {args.games - len(differ)} records identical, {len(differ)} differ"
-          + (f" (games {', '.join(differ[:10])})" if differ else ""))
-    sys.exit(1 if differ or len(old) != len(new) else 0)
+    compare(args.base, args.games)
 
 
 if __name__ == "__main__":

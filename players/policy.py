@@ -28,7 +28,7 @@ shortest suit, to be void in trumps soon).
 
 from __future__ import annotations
 
-from arena.game.cards import PACK, SUIT_MASK
+from arena.game.cards import PACK, SUIT_MASK, mask_of
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
@@ -179,7 +179,7 @@ class ViewTable:
         self.trumps = view.rules.trumps
 
     def legal_mask(self) -> int:
-        return sum(1 << c for c in self.view.legal)
+        return mask_of(self.view.legal)
 
     def under_winner(self) -> int:
         view = self.view

@@ -26,10 +26,11 @@ from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
 from arena.game.follow import GameSeat
+from arena.game.public_tracker import PublicTracker
 from arena.game.status import Status
 
 
-_perf_counter, _OK = time.perf_counter, Status.OK
+_perf_counter, _OK, _new_tuple = time.perf_counter, Status.OK, tuple.__new__
 
 
 class Client(Protocol):
@@ -57,8 +58,11 @@ class InProcessClient:
 
     It takes its events as event dicts or, from :func:`play_game`, as the
     game's own tuples (:class:`arena.game.events.SeatEvents`), which its
-    :class:`~arena.game.follow.GameSeat` reads without the dicts. (A subclass
-    gets the dicts: it may pass its events on, e.g. to a sandboxed client.)
+    :class:`~arena.game.follow.GameSeat` reads without the dicts; the public
+    events are taken in once for all such seats of a game, by the
+    :class:`~arena.game.public_tracker.PublicTracker` the referee hands them.
+    (A subclass gets the dicts: it may pass its events on, e.g. to a sandboxed
+    client.)
 
     While the bot runs, ``sys.stdout`` and ``sys.stderr`` are its game's
     :class:`OutputLog` (two swaps a call), so its prints and tracebacks are
@@ -88,11 +92,11 @@ class InProcessClient:
         self.bot.new_game(self.tracker.view())
 
     def decide(self, events, legal, decision) -> Reply:
-        self.tracker.feed_many(events)
-        if self.bot is None:
+        tracker, bot = self.tracker, self.bot
+        tracker.feed_many(events)
+        if bot is None:
             return Reply(Status.CRASH, detail="the bot could not be created")
-        view = self.tracker.view(legal, decision, None)
-        return self._call(self.bot.act, view)
+        return self._call(bot.act, tracker.view(legal, decision, None))
 
     def finish(self, events, result) -> None:
         self.tracker.feed_many(events)
@@ -129,7 +133,8 @@ class InProcessClient:
         finally:
             sys.stdout, sys.stderr = out, err
         wall = _perf_counter() - wall0
-        return Reply(_OK, value, wall, wall)
+        return _new_tuple(Reply, (_OK, value, wall, wall, ""))   # Reply(_OK, value, wall, wall), without
+        # the NamedTuple's Python-level __new__
 
     def close(self) -> None:
         self.bot = None
@@ -233,12 +238,13 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
     shared = [getattr(c, "reads_events_only", False) for c in clients]
     made: dict[int, dict] = {}  # the public events' dicts, shared by the seats that only read them
+    public = PublicTracker(game) if any(tuples) else None  # the public events taken in once for those seats
 
     def new_events(seat: int):
         start = sent[seat]
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
-            return ev.SeatEvents(game, seat, start, stop)
+            return ev.SeatEvents(game, seat, start, stop, public)
         if shared[seat]:
             return ev.for_seat_shared(game, seat, start, made)
         return game.seat_events(seat, start)
@@ -252,16 +258,25 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
                              deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
-    state = game.state
+    state, events, seat_events = game.state, game.events, ev.SeatEvents
     while state.cur is not None:
         seat = state.cur
         legal, decision = game.legal_actions(), state.decision
-        reply = clients[seat].decide(new_events(seat), legal, decision)
+        if tuples[seat]:   # (new_events inline, the NamedTuple made without its Python-level __new__)
+            start, sent[seat] = sent[seat], len(events)
+            batch = _new_tuple(seat_events, (game, seat, start, sent[seat], public))
+        else:
+            batch = new_events(seat)
+        reply = clients[seat].decide(batch, legal, decision)
         log, cpu_ms = logs[seat], reply.cpu * 1000
         log.cpu_ms.append(cpu_ms)
         log.wall_ms.append(reply.wall * 1000)
+        value = reply.value
         if decision == "play":
             log.play_cpu_ms.append(cpu_ms)
+            if type(value) is Card and reply.status is _OK and value in legal:   # check_reply's common case
+                game.apply(value)
+                continue
         status, action, detail = check_reply(reply, legal, decision)
         if status is _OK:
             game.apply(action)

@@ -129,6 +129,8 @@ class SeatEvents(NamedTuple):
 
     A sandboxed seat gets them as :func:`for_seat` gives them; an in-process seat
     (:class:`arena.game.follow.GameSeat`) reads the tuples and skips the dicts.
+    ``public``: the game's :class:`arena.game.public_tracker.PublicTracker`, when
+    the seats share one (it takes the public events in once for all of them).
     A NamedTuple: the referee makes one at every decision.
     """
 
@@ -136,6 +138,7 @@ class SeatEvents(NamedTuple):
     seat: int
     start: int
     stop: int
+    public: Any = None
 
 
 _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))

@@ -6,6 +6,10 @@ dicts: the public events (plays, cleans, pick-ups, trump, outs) go straight to
 the tracker's methods on card ids; draws, takes and the deal, which differ
 from seat to seat, go through this seat's dict as before. The history's
 dicts are made only when a view's ``history`` is first read (each once).
+Seats of one game fed with the same
+:class:`~arena.game.public_tracker.PublicTracker` (as the referee's are) leave
+the public events to it, taken in once for all of them, until the first
+draw or take: from there each carries on alone.
 
 Its views are :class:`PlayerView` objects whose fields are computed when first
 read, from a snapshot of the tracker taken at :meth:`GameSeat.view` (the
@@ -16,13 +20,14 @@ dicts (tests/game/test_follow.py checks it at every decision of many games).
 
 from __future__ import annotations
 
+from operator import itemgetter
+from typing import Any, NamedTuple
+
 from arena.game import events as ev
 from arena.game.cards import CARDS
 from arena.game.tables import held_order
-from arena.game.views import PlayerView, SeatTracker
-
-
-_PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
+from arena.game.public_tracker import PublicTracker, take_in_public
+from arena.game.views import PlayerView, SeatTracker, next_leader
 
 
 class GameSeat(SeatTracker):
@@ -31,12 +36,21 @@ class GameSeat(SeatTracker):
     def __init__(self, seat: int, players: int, rules) -> None:
         super().__init__(seat, players, rules)
         self._game = None
+        self._public: PublicTracker | None = None   # while attached: the public events are taken in there
 
     def feed_many(self, events) -> None:
-        if type(events) is ev.SeatEvents:
-            self._feed_tuples(events)
-        else:
+        if type(events) is not ev.SeatEvents:
             super().feed_many(events)
+            return
+        public, stop = self._public, events.stop
+        if (public is not None and events.public is public and events.game is self._game   # attached, in step:
+                and events.seat == self.seat and events.start == self.seen_events):          # the common case
+            if public.seen_events < stop:
+                public.follow(stop)
+            if public.seen_events == stop and public.parted[self.seat] is None:
+                self.seen_events = stop
+                return
+        self._feed_tuples(events)
 
     def feed(self, e: dict) -> None:
         if self._game is not None:
@@ -44,32 +58,37 @@ class GameSeat(SeatTracker):
         super().feed(e)
 
     def _feed_tuples(self, batch: ev.SeatEvents) -> None:
-        game, seat = batch.game, self.seat
-        if batch.seat != seat or batch.start != self.seen_events or self._game not in (None, game):
+        game, seat, start, stop = batch.game, self.seat, batch.start, batch.stop
+        if batch.seat != seat or start != self.seen_events or self._game not in (None, game):
             raise ValueError(f"seat {seat} has taken in {self.seen_events} events of its game; "
-                             f"expected them to go on from there, got seat {batch.seat}'s from {batch.start}")
+                             f"expected them to go on from there, got seat {batch.seat}'s from {start}")
         if self.history and self._game is None:
             raise ValueError(f"seat {seat} was fed event dicts; it cannot follow a game's tuples")
         self._game = game
-        # (A call takes in about four events: the kinds are read as globals and the methods
-        # called directly, rather than bound to locals first, which made ten objects a call.)
-        for e in game.events[batch.start:batch.stop]:
-            kind = e[0]
-            if kind is _PLAY:
-                self._play(e[1], e[2])
-            elif kind is _CLEAN:
-                self._clean(e[1], e[2])
-            elif kind is _PICKUP:
-                self._pickup(e[1], e[2])
-            elif kind is _TRUMP:
-                self._trump(e[1])
-            elif kind is _OUT:
-                self._out(e[1])
-            else:
-                handler = getattr(self, "_on_" + kind, None)
+        public = self._public
+        if public is None and start == 0 and batch.public is not None:
+            public = self._public = _attach(batch.public, game)
+        if public is not None:   # the public tracker takes the events in, once for every seat
+            upto = public.follow(stop)
+            if public.parted[seat] is None:
+                if upto != stop:
+                    raise ValueError(f"seat {seat} is fed up to event {stop}, but the public tracker it "
+                                     f"shares is at event {upto}: seats sharing one are fed up to the "
+                                     f"game's present")
+                self.seen_events = stop
+                return
+            start = public.take_over(self)   # a draw or take parted it from the others: alone from there
+            self._public = None
+        events = game.events
+        while start < stop:
+            start = take_in_public(self, events, start, stop)
+            if start < stop:     # a deal, draw, take, fault, forfeit or the end: through this seat's dict
+                e = events[start]
+                handler = getattr(self, "_on_" + e[0], None)
                 if handler is not None:
                     handler(ev.to_json(game, e, seat))
-        self.seen_events = batch.stop
+                start += 1
+        self.seen_events = stop
 
     def history_upto(self, upto: int) -> tuple[dict, ...]:
         """The first ``upto`` events as this seat's dicts (made once, when first asked for)."""
@@ -80,64 +99,119 @@ class GameSeat(SeatTracker):
 
     def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
         """The view now; the fields bots read most are set, the others worked out when first read."""
+        public, seat = self._public, self.seat
+        if public is None:
+            t, hand, dealt = self, self.hand, 0
+        elif public.seen_events == self.seen_events:   # its hand worked out when read (PublicTracker.hand_of)
+            t, hand, dealt = public, None, public.dealt[seat]
+        else:
+            raise ValueError(f"seat {seat} has taken in {self.seen_events} events, but the public tracker "
+                             f"it shares is at event {public.seen_events}: feed it up to there first")
         view = _NEW(LazyView)
-        _SET_SNAPSHOT(view, (
-            self, self.hand, tuple(self.trick), tuple(self.sizes), tuple(self.out), self.seen_events,
-            time_left, self.first_trick, tuple(self.active), self.seen, tuple(self.known), tuple(self.voids),
-            self.pile, tuple(self.hidden)))
-        _SET_SEAT(view, self.seat)
-        _SET_LEGAL(view, legal if type(legal) is tuple else tuple(legal))
-        _SET_DECISION(view, decision)
-        _SET_LED(view, self.led if self.led >= 0 else None)
-        _SET_TRUMP(view, self.trump if self.trump >= 0 else None)
-        _SET_NEXT_LEADER(view, self._next_leader(decision))
+        fields = view.__dict__   # (a dict item costs a tenth of setting a slot of a frozen dataclass)
+        fields["_snapshot"] = (   # what the lazy fields are made of; _FIELDS reads it by position
+            self, hand, tuple(t.trick), tuple(t.sizes), tuple(t.out), self.seen_events, time_left,
+            t.first_trick, tuple(t.active), t.seen, tuple(t.known), tuple(t.voids), t.pile, tuple(t.hidden),
+            t.lead_from, t.as_holder, decision, dealt)
+        fields["seat"] = seat
+        fields["legal"] = legal if type(legal) is tuple else tuple(legal)
+        fields["decision"] = decision
+        fields["led_suit"] = t.led if t.led >= 0 else None
+        fields["trump"] = t.trump if t.trump >= 0 else None
         return view
+
+
+def _attach(public: PublicTracker, game) -> PublicTracker:
+    if public.game is not game:
+        raise ValueError("a seat's public tracker follows another game than its events")
+    return public
+
+
+def _hand(s) -> int:
+    """The seat's hand: kept (alone), or from the public tracker's known cards and its dealt ones."""
+    return s[1] if s[1] is not None else s[10][s[0].seat] | (s[17] & ~s[9])
 
 
 def _known(s) -> tuple[int, ...]:
     known = list(s[10])
-    known[s[0].seat] = s[1]
+    known[s[0].seat] = _hand(s)
     return tuple(known)
+
+
+class _LeaderFacts(NamedTuple):
+    """What :func:`~arena.game.views.next_leader` reads of a tracker, as a snapshot kept it."""
+
+    trick: tuple
+    first_trick: bool
+    as_holder: int
+    active: tuple
+    lead_from: int
+    rules: Any
+    players: int
+
+
+def _next_leader(s) -> int | None:
+    facts = _LeaderFacts(s[2], s[7], s[15], s[8], s[14], s[0].rules, s[0].players)
+    return next_leader(facts, s[0].seat, _hand(s), s[16])
 
 
 _FIELDS = {
     "players": lambda s: s[0].players,
     "rules": lambda s: s[0].rules,
-    "hand": lambda s: held_order(s[1]),
+    "hand": lambda s: held_order(_hand(s)),
     "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s[2]),
-    "hand_sizes": lambda s: s[3],
-    "out": lambda s: s[4],
+    "hand_sizes": itemgetter(3),
+    "out": itemgetter(4),
     "history": lambda s: s[0].history_upto(s[5]),
-    "time_left": lambda s: s[6],
-    "first_trick": lambda s: s[7],
-    "active": lambda s: s[8],
-    "seen_mask": lambda s: s[9],
+    "time_left": itemgetter(6),
+    "first_trick": itemgetter(7),
+    "active": itemgetter(8),
+    "seen_mask": lambda s: s[9] | s[17],   # (the public tracker's and the seat's dealt cards)
     "known_masks": _known,
-    "void_masks": lambda s: s[11],
-    "pile_mask": lambda s: s[12],
-    "hidden_draws": lambda s: s[13],
+    "void_masks": itemgetter(11),
+    "pile_mask": itemgetter(12),
+    "hidden_draws": itemgetter(13),
+    "next_leader": _next_leader,
     "match": lambda s: s[0].match,
 }
-"""How each field of a lazy view comes from its snapshot (see :meth:`GameSeat.view`)."""
+"""How each lazy field of a view comes from its snapshot (see :meth:`GameSeat.view`)."""
+
+_EAGER = ("seat", "legal", "decision", "led_suit", "trump")
+"""The fields :meth:`GameSeat.view` sets at once (cheap, and read by nearly every bot)."""
+
+
+class _Field:
+    """A field of a lazy view, kept in the view's ``__dict__``, where a read finds it first (a
+    descriptor without ``__set__``, shadowing PlayerView's slot of that name). A lazy field is not
+    there until first read: then it is worked out from the view's snapshot and kept (as
+    ``functools.cached_property`` does, without its lock)."""
+
+    __slots__ = ("name", "make")
+
+    def __init__(self, name: str, make) -> None:
+        self.name, self.make = name, make
+
+    def __get__(self, view, owner=None):
+        if view is None:
+            return self
+        if self.make is None:    # an eager field is always there
+            raise AttributeError(f"'PlayerView' object has no attribute {self.name!r}")
+        fields = view.__dict__
+        value = fields[self.name] = self.make(fields["_snapshot"])
+        return value
 
 
 class LazyView(PlayerView):
-    """A :class:`PlayerView` whose fields are filled in when first read (then read as plain slots).
+    """A :class:`PlayerView` whose fields are filled in when first read (then kept).
 
     Equal to the eagerly built view with the same fields; ``repr`` and pickling
     give the plain :class:`PlayerView`; ``dataclasses.replace`` and ``asdict``
-    see the fields alone.
+    see the fields alone. Its fields live in its ``__dict__`` (which
+    ``__setattr__``, frozen, never writes), read through :class:`_Field`
+    descriptors over PlayerView's slots.
     """
 
-    __slots__ = ("_snapshot",)
-
-    def __getattr__(self, name: str):
-        make = _FIELDS.get(name)
-        if make is None:
-            raise AttributeError(f"'PlayerView' object has no attribute {name!r}")
-        value = make(_GET_SNAPSHOT(self))
-        _SET_FIELD(self, name, value)
-        return value
+    __slots__ = ("__dict__",)
 
     def __eq__(self, other):
         if not isinstance(other, PlayerView):
@@ -156,13 +230,8 @@ class LazyView(PlayerView):
         return self._eager().__reduce__()
 
 
-_EAGER = ("seat", "legal", "decision", "led_suit", "trump", "next_leader")
-"""The fields :meth:`GameSeat.view` sets at once (cheap scalars, most read by nearly every bot)."""
 if set(_FIELDS) | set(_EAGER) != set(PlayerView.__dataclass_fields__):
-    raise TypeError(f"expected a lazy maker for every PlayerView field, got {sorted(_FIELDS)}")
+    raise TypeError(f"expected every PlayerView field set at once or lazily, got {sorted(_FIELDS)} and {_EAGER}")
+for _name in PlayerView.__dataclass_fields__:
+    setattr(LazyView, _name, _Field(_name, _FIELDS.get(_name)))
 _NEW = object.__new__
-_SET_FIELD = object.__setattr__
-_GET_SNAPSHOT = LazyView.__dict__["_snapshot"].__get__
-_SET_SNAPSHOT = LazyView.__dict__["_snapshot"].__set__
-_SET_SEAT, _SET_LEGAL, _SET_DECISION, _SET_LED, _SET_TRUMP, _SET_NEXT_LEADER = (
-    PlayerView.__dict__[f].__set__ for f in _EAGER)

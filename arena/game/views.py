@@ -337,23 +337,29 @@ class SeatTracker:
         )
 
     def _next_leader(self, decision: str | None) -> int | None:
-        """Who leads the next trick as this seat can tell (None mid-trick or when it cannot know)."""
-        if self.trick:
+        """Who leads the next trick as this seat can tell (:func:`next_leader`)."""
+        return next_leader(self, self.seat, self.hand, decision)
+
+
+def next_leader(t: SeatTracker, seat: int, hand: int, decision: str | None) -> int | None:
+    """Who leads the next trick as ``seat`` (holding ``hand``) can tell from what ``t`` keeps
+    (None mid-trick or when it cannot know)."""
+    if t.trick:
+        return None
+    if decision == "play":
+        return seat
+    if t.first_trick:              # asking before trick 1: whoever holds AS leads it
+        if hand & BIT[ACE_OF_SPADES]:
+            return seat
+        return t.as_holder if t.as_holder >= 0 and t.active[t.as_holder] else None
+    if t.lead_from < 0:
+        return None
+    s, step = t.lead_from, 1 if t.rules.direction == "clockwise" else -1
+    while not t.active[s]:
+        s = (s + step) % t.players
+        if s == t.lead_from:
             return None
-        if decision == "play":
-            return self.seat
-        if self.first_trick:              # asking before trick 1: whoever holds AS leads it
-            if self.hand & BIT[ACE_OF_SPADES]:
-                return self.seat
-            return self.as_holder if self.as_holder >= 0 and self.active[self.as_holder] else None
-        if self.lead_from < 0:
-            return None
-        s, step = self.lead_from, 1 if self.rules.direction == "clockwise" else -1
-        while not self.active[s]:
-            s = (s + step) % self.players
-            if s == self.lead_from:
-                return None
-        return s
+    return s
 
 
 _HANDLERS = {name[4:]: getattr(SeatTracker, name) for name in dir(SeatTracker) if name.startswith("_on_")}

@@ -119,13 +119,21 @@ def _find(name: str):
         return None
 
 
-def _imports(path: Path, package: str, top: str) -> list[str]:
+def _imports(path: Path, package: str, top: str) -> tuple[str, ...]:
     """The modules of package ``top`` a file imports (``from M import a``: ``M.a`` when that is a
-    module, else ``M``); nothing outside ``top`` is looked up (looking up imports a parent)."""
+    module, else ``M``); nothing outside ``top`` is looked up (looking up imports a parent).
+    Cached while the file's size and modification time stay (a worker checks its players' code
+    hashes in every executor: parsing their modules again was a few ms each time)."""
+    st = path.stat()
+    return _imports_cached(str(path), st.st_size, st.st_mtime_ns, package, top)
+
+
+@functools.lru_cache(maxsize=512)
+def _imports_cached(path: str, size: int, mtime: int, package: str, top: str) -> tuple[str, ...]:
     try:
-        tree = ast.parse(path.read_bytes())
+        tree = ast.parse(Path(path).read_bytes())
     except (SyntaxError, ValueError):
-        return []
+        return ()
     out: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -140,4 +148,4 @@ def _imports(path: Path, package: str, top: str) -> list[str]:
             for a in node.names:
                 sub = f"{base}.{a.name}"
                 out.append(sub if a.name != "*" and _find(sub) is not None else base)
-    return out
+    return tuple(out)

@@ -18,7 +18,6 @@ game lost on the way is stored when its batch returns.
 from __future__ import annotations
 
 import atexit
-import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -26,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import fields
+
+import orjson
 
 from arena.bots.referee import play_game
 from arena.game.errors import ArenaError
@@ -61,10 +62,11 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secr
     (:meth:`TournamentSpec.resolve`), so a worker plays them without looking
     a preset up: a plugin's preset needs no registry there.
     """
+    resolved = [r.to_dict() for r in spec.rules_objects()]  # each rule set once (resolve makes them all)
     return {
         "spec": spec.to_dict(),
         "secret": secret.hex(),
-        "games": [{**{f.name: getattr(g, f.name) for f in fields(g)}, "rules": spec.resolve(g.rules).to_dict()}
+        "games": [{**{f.name: getattr(g, f.name) for f in fields(g)}, "rules": dict(resolved[spec.rules.index(g.rules)])}
                   for g in games],
         "players": {p["name"]: p for p in players},
         **({"folders": folders} if folders else {}),
@@ -173,7 +175,7 @@ class Worker:
         read: dict[str, Rules] = {}  # the games of a batch mostly share their rules: each set read once
         rules_of: dict[int, Rules] = {}
         for game in games:
-            key = json.dumps(game.rules, sort_keys=True)
+            key = orjson.dumps(game.rules, option=orjson.OPT_SORT_KEYS)
             if key not in read:
                 read[key] = Rules.from_dict(game.rules)
             rules_of[game.index] = read[key]
@@ -294,7 +296,6 @@ def run_batch(payload: dict, each: Callable[[int, dict], None] | None = None) ->
 
 def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret, folders: dict | None = None) -> bytes:
     """:func:`batch_payload` as JSON bytes, for :func:`run_packed`."""
-    import orjson
     return orjson.dumps(batch_payload(spec, games, players, secret, folders))
 
 
@@ -306,7 +307,6 @@ def run_packed(payload) -> bytes | list:
     so do all of them when the sink is a :class:`LocalSink` (nothing crosses
     a process).
     """
-    import orjson
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
     target = sink()
@@ -341,7 +341,6 @@ class LocalSink:
 
 def pack_games(results: list) -> bytes | list:
     """``(index, record)`` pairs as JSON bytes (as a plain list if JSON cannot hold them)."""
-    import orjson
     try:
         return orjson.dumps(results)
     except TypeError:
@@ -351,6 +350,5 @@ def pack_games(results: list) -> bytes | list:
 def unpack_results(results) -> list:
     """The ``(index, record)`` pairs of :func:`run_packed` or :func:`run_batch`."""
     if isinstance(results, (bytes, bytearray, memoryview)):
-        import orjson
         return orjson.loads(results)
     return results

@@ -9,6 +9,7 @@ import pytest
 from arena import PRESETS, Game, PlayerView, Rules
 from arena.game import events as ev
 from arena.game.follow import GameSeat, LazyView
+from arena.game.public_tracker import PublicTracker
 from arena.game.views import view_from_events
 
 FIELDS = tuple(PlayerView.__dataclass_fields__)
@@ -18,19 +19,21 @@ VARIANTS = [Rules.preset(p) for p in sorted(PRESETS)] + [
 ]
 
 
-def play_following(rules: Rules, players: int, seed: int):
+def play_following(rules: Rules, players: int, seed: int, shared: bool = False):
     """Play one random game (with some faults); at each decision pair the followed seat's lazy view
     with the view rebuilt from scratch from the seat's event dicts. Fields of the lazy view are read
-    in a random order, some at once, the rest only after the game is over."""
+    in a random order, some at once, the rest only after the game is over. ``shared``: the seats
+    share a public tracker (as the referee's in-process seats do)."""
     game = Game.deal(rules, players, seed, dealer=seed % players)
     rng = random.Random(seed)
     seats = [GameSeat(s, players, rules) for s in range(players)]
+    public = PublicTracker(game) if shared else None
     sent = [0] * players
     pairs = []
     while game.current is not None:
         seat = game.current
         stop = len(game.events)
-        seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop))
+        seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop, public))
         sent[seat] = stop
         legal, decision = game.legal_actions(), game.decision
         lazy = seats[seat].view(legal, decision)
@@ -45,13 +48,14 @@ def play_following(rules: Rules, players: int, seed: int):
     return game, seats, pairs
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["alone", "shared"])
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{r.escape}-{r.take_order}-{r.fault_policy}")
-def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules):
+def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules, shared):
     lo, hi = rules.seat_range
     decisions = 0
     for players in range(lo, hi + 1):
         for seed in range(2):
-            _, _, pairs = play_following(rules, players, 1000 * players + seed)
+            _, _, pairs = play_following(rules, players, 1000 * players + seed, shared)
             for lazy, fresh in pairs:
                 assert type(lazy) is LazyView and isinstance(lazy, PlayerView)
                 for name in FIELDS:   # read after the game went on: a view never changes
@@ -61,14 +65,78 @@ def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules)
     assert decisions > 100
 
 
-def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker():
+@pytest.mark.parametrize("shared", [False, True], ids=["alone", "shared"])
+def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker(shared):
     rules = Rules.preset("bhabho", escape="draw_next_hand")
-    game, seats, _ = play_following(rules, 5, 3)
+    game, seats, _ = play_following(rules, 5, 3, shared)
     for seat, followed in enumerate(seats):
-        followed.feed_many(ev.SeatEvents(game, seat, followed.seen_events, len(game.events)))
+        followed.feed_many(ev.SeatEvents(game, seat, followed.seen_events, len(game.events), followed._public))
         fresh = view_from_events(seat, 5, rules, game.seat_events(seat))
         assert followed.view() == fresh
         assert list(followed.view().history) == game.seat_events(seat)
+        alone = GameSeat(seat, 5, rules)
+        alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
+        if followed._public is not None:   # still attached: its knowledge as the public tracker gives it
+            followed._public.copy_to(followed)
+        assert _state(followed) == _state(alone)
+    if shared:   # the takes and draws parted some seats from the others: each carried on alone from a copy
+        assert any(followed._public is None for followed in seats)
+
+
+def _state(tracker) -> dict:
+    """A tracker's knowledge (its attributes but the history, kept apart, and the game it follows)."""
+    return {k: v for k, v in vars(tracker).items() if k not in ("history", "_game", "_public")}
+
+
+def test_seats_sharing_a_public_tracker_know_what_seats_alone_know_at_every_event():
+    """Fed event by event, in turn, every attached seat's view and state equal a seat's that follows alone."""
+    rules = Rules.preset("getaway")
+    game = Game.deal(rules, 4, seed=11)
+    public = PublicTracker(game)
+    shared = [GameSeat(s, 4, rules) for s in range(4)]
+    alone = [GameSeat(s, 4, rules) for s in range(4)]
+    while game.current is not None:
+        stop = len(game.events)
+        for s in range(4):
+            shared[s].feed_many(ev.SeatEvents(game, s, shared[s].seen_events, stop, public))
+            alone[s].feed_many(ev.SeatEvents(game, s, alone[s].seen_events, stop))
+            assert shared[s].view() == alone[s].view() == view_from_events(s, 4, rules, game.seat_events(s))
+        game.apply(game.legal_actions()[0])
+    assert public.parted == [None] * 4 and all(seat._public is public for seat in shared)
+    for s in range(4):
+        public.copy_to(shared[s])
+        assert _state(shared[s]) == _state(alone[s]) | {"seen_events": stop}
+
+
+def test_a_drawn_card_in_a_position_parts_its_leader_at_the_deal():
+    """A position's drawn card is shown to its leader only: the leader parts from the others at the deal."""
+    rules = Rules.preset("getaway")
+    game = Game.from_position(rules, [["KD", "2S"], ["3C", "4C"], []], leader=0, out=[2], drawn="KD")
+    public = PublicTracker(game)
+    for s in (0, 1):
+        seat = GameSeat(s, 3, rules)
+        seat.feed_many(ev.SeatEvents(game, s, 0, len(game.events), public))
+        assert public.parted[0][0] == 0 and public.parted[1] is None
+        assert (seat._public is None) == (s == 0)
+        assert seat.view() == view_from_events(s, 3, rules, game.seat_events(s))
+
+
+def test_seats_sharing_a_public_tracker_are_fed_up_to_the_present():
+    rules = Rules.preset("getaway")
+    game = Game.deal(rules, 4, seed=2)
+    public = PublicTracker(game)
+    first, second = GameSeat(0, 4, rules), GameSeat(1, 4, rules)
+    first.feed_many(ev.SeatEvents(game, 0, 0, 1, public))
+    game.apply(game.legal_actions()[0])
+    second.feed_many(ev.SeatEvents(game, 1, 0, len(game.events), public))
+    with pytest.raises(ValueError, match="feed it up to there first"):
+        first.view()
+    with pytest.raises(ValueError, match="fed up to the game's present"):
+        GameSeat(2, 4, rules).feed_many(ev.SeatEvents(game, 2, 0, 1, public))
+    with pytest.raises(ValueError, match="another game"):
+        GameSeat(3, 4, rules).feed_many(ev.SeatEvents(Game.deal(rules, 4, seed=3), 3, 0, 1, public))
+    with pytest.raises(ValueError, match="takes no event dicts"):
+        public.feed(game.seat_events(0)[0])
 
 
 def test_lazy_view_behaves_as_a_frozen_player_view():
