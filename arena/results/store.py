@@ -84,6 +84,9 @@ class Store:
             self._seat_columns = tuple(r[1] for r in self.db.execute("PRAGMA table_info(seats)"))
             columns = [c for c in SEAT_COLUMNS if c in self._seat_columns]
             self._insert_seat = f"INSERT INTO seats ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+            self._seat_keep = (None if len(columns) == len(SEAT_COLUMNS) else
+                               [i for i, c in enumerate(SEAT_COLUMNS) if c in self._seat_columns])
+            """Which of a seat row's values a database from before some columns keeps (None: all)."""
         except BaseException as exc:
             self.db.close()
             if isinstance(exc, sqlite3.Error):
@@ -200,7 +203,7 @@ class Store:
                    *map([f["kind"] for f in faults[seat]].count, FAULT_KINDS), t.get("decisions", 0),
                    t.get("cpu_ms_median"), t.get("cpu_ms_max"), t.get("wall_ms_median"), t.get("wall_ms_max"),
                    t.get("plays"), t.get("play_cpu_ms"))
-            rows.append(tuple(v for c, v in zip(SEAT_COLUMNS, row) if c in self._seat_columns))
+            rows.append(row if self._seat_keep is None else tuple(row[i] for i in self._seat_keep))
             fault_rows += [(idx, seat, name, f["kind"], f.get("detail"), f.get("event")) for f in faults[seat]]
         self.db.executemany(self._insert_seat, rows)
         self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", fault_rows)
