@@ -1,6 +1,6 @@
 """Precomputed lookups that keep the engine's inner loop cheap.
 
-The first pack's four card tables are built at import (about 25 ms; every game
+The first pack's four card tables are built at import (about 10 ms; every game
 needs them); the second pack's and the card-text tables, each as first used
 (a two-pack game, a record), so a process that plays no game, or one pack,
 does not pay for them.
