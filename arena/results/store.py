@@ -82,10 +82,10 @@ class Store:
             check_database(self.db, self.path, SCHEMA_VERSION)
             self.db.execute("PRAGMA journal_mode=WAL")
             self._seat_columns = tuple(r[1] for r in self.db.execute("PRAGMA table_info(seats)"))
-            columns = [c for c in SEAT_COLUMNS if c in self._seat_columns]
+            keep = [i for i, c in enumerate(SEAT_COLUMNS) if c in self._seat_columns]
+            columns = [SEAT_COLUMNS[i] for i in keep]
             self._insert_seat = f"INSERT INTO seats ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-            self._seat_keep = (None if len(columns) == len(SEAT_COLUMNS) else
-                               [i for i, c in enumerate(SEAT_COLUMNS) if c in self._seat_columns])
+            self._seat_keep = None if len(keep) == len(SEAT_COLUMNS) else keep
             """Which of a seat row's values a database from before some columns keeps (None: all)."""
         except BaseException as exc:
             self.db.close()
