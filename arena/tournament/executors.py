@@ -248,7 +248,7 @@ class LocalExecutor:
         self.shutdown(cancel=exc_type is not None)
 
 
-def _stop_pool(pool, started: list, patience: float = 10.0) -> None:
+def _stop_pool(pool, started: list, patience: float) -> None:
     """Terminate a pool, leaving no thread or process of it behind, whatever state its workers are in.
 
     ``Pool.terminate`` can wait for ever in two ways, both seen to hang a test run:
