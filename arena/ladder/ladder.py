@@ -201,7 +201,7 @@ class _State:
             finished, _ = wait(list(self.in_flight), timeout=WAKE_SECONDS if self.poll is None else POLL_SECONDS,
                                return_when=FIRST_COMPLETED)
             if self.poll is not None:
-                self.poll()  # a worker blocks on a full result queue until the coordinator reads it
+                self.poll()  # the games the workers streamed since the last look
             for fut in finished:
                 rnd, games = self.in_flight.pop(fut)
                 self._store(unpack_results(fut.result()), entries)

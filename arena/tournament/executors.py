@@ -9,7 +9,10 @@
 An executor that streams games (all three) also has ``deliver_to(callback)``
 and ``poll()``: each game a worker finishes reaches ``callback`` as a list of
 ``(index, record)`` pairs, in the coordinator's thread, when it calls ``poll``
-(a serial executor calls it at once, as the game finishes).
+(a serial executor calls it at once, as the game finishes). A local pool's
+stream is read as it fills by a :class:`~arena.tournament.stream_drain.Drain`
+thread, so no worker waits on a full pipe, and its batches come back as the
+indices of the games they streamed (:class:`~arena.tournament.worker.Streamed`).
 
 A local pool's worker that dies (``kill -9``, the OOM killer) takes its batch
 with it, and a dead idle worker may hold the pool's task-queue lock, so the
@@ -34,7 +37,14 @@ from functools import partial
 
 from arena.sandbox import harden_harness
 from arena.sandbox.botproc import ONE_THREAD
-from arena.tournament.worker import LocalSink, Worker, running_on, this_process, unpack_results
+from arena.tournament.errors import TournamentError
+from arena.tournament.stream_drain import Drain
+from arena.tournament.worker import LocalSink, Streamed, StreamedSink, Worker, running_on, this_process, unpack_results
+
+STREAM_PATIENCE = 60.0
+"""How long a batch that came back as the indices of its streamed games waits for them to be read
+off the stream (they were in the pipe before the batch's result was: a reader that is alive has them
+in a moment)."""
 
 
 class SerialExecutor:
@@ -98,7 +108,7 @@ def _init_worker(counter, cores: list[int], parent: int | None = None, stream=No
     _die_with_parent(parent)
     _harden()
     if stream is not None:
-        this_process().sink = stream.put
+        this_process().sink = StreamedSink(stream.put)
     with counter.get_lock():
         slot = counter.value
         counter.value += 1
@@ -161,6 +171,8 @@ class LocalExecutor:
         """Told, in one line, when a dead worker made the pool start again."""
         self._pool = None
         self._stream = None
+        self._drain: Drain | None = None  # reads the stream as it fills (workers block on a full pipe)
+        self._kept: list = []  # games a replaced pool's drain had read, not delivered yet
         self._deliver = None
         self._started: list = []  # the pool's worker processes as it started (a death shows in their exitcode)
         self._tasks: dict[Future, tuple] = {}  # unfinished tasks, to send again if the pool is restarted
@@ -173,7 +185,9 @@ class LocalExecutor:
             import multiprocess as mp
             ctx = mp.get_context("spawn")
             counter = ctx.Value("i", 0)
-            self._stream = ctx.SimpleQueue()
+            if self._deliver is not None:  # no one to hand the games to: the batches bring them back
+                self._stream = ctx.SimpleQueue()
+                self._drain = Drain(self._stream)
             with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
                 self._pool = ctx.Pool(self.workers, initializer=_init_worker,
                                       initargs=(counter, _cores() if self.pin else [], os.getpid(), self._stream))
@@ -181,15 +195,19 @@ class LocalExecutor:
         return self._pool
 
     def deliver_to(self, callback) -> None:
-        """Hand the games the workers finish to ``callback`` when :meth:`poll` is called."""
+        """Hand the games the workers finish to ``callback`` when :meth:`poll` is called (set before
+        the pool starts: a pool started with no callback streams nothing)."""
         self._deliver = callback
 
     def poll(self) -> None:
         """Deliver every game the workers finished so far; start the pool again if a worker died."""
-        stream, deliver = self._stream, self._deliver
-        if stream is not None and deliver is not None:
-            while not stream.empty():
-                deliver(unpack_results(stream.get()))
+        deliver, drain = self._deliver, self._drain
+        if deliver is not None:
+            games, self._kept = self._kept, []
+            if drain is not None:
+                games += drain.take()
+            if games:
+                deliver(games)
         dead = [p for p in self._started if p.exitcode is not None] if self._pool is not None else []
         if dead:
             self._restart(dead)
@@ -204,18 +222,28 @@ class LocalExecutor:
 
     def _send(self, fut: Future, fn, args) -> None:
         pool = self.pool
-        pool.apply_async(fn, args, callback=partial(self._settle, fut, pool, False),
-                         error_callback=partial(self._settle, fut, pool, True))
+        drain = self._drain
+        pool.apply_async(fn, args, callback=partial(self._settle, fut, pool, drain, False),
+                         error_callback=partial(self._settle, fut, pool, drain, True))
 
-    def _settle(self, fut: Future, pool, failed: bool, value) -> None:
-        """The pool's result thread: a task's result or error, unless it came from a pool since replaced."""
+    def _settle(self, fut: Future, pool, drain: Drain, failed: bool, value) -> None:
+        """The pool's result thread: a task's result or error, unless it came from a pool since replaced.
+        A :class:`Streamed` result is settled once its games were read off the stream, as the games
+        that were not streamed (the coordinator takes the drain's games before it looks at a batch)."""
+        here = True
+        if not failed and isinstance(value, Streamed):
+            here = drain.wait_for(value.indices, STREAM_PATIENCE)
         with self._lock:
             if pool is not self._pool or self._tasks.pop(fut, None) is None:
                 return
         if failed:
             fut.set_exception(value)
+        elif not here:
+            fut.set_exception(TournamentError(
+                f"the games of a batch did not come off the pool's stream within {STREAM_PATIENCE:.0f} s "
+                f"(expected {len(value.indices)} games); the games stored are kept, and a resume plays the rest"))
         else:
-            fut.set_result(value)
+            fut.set_result(unpack_results(value.games) if isinstance(value, Streamed) else value)
 
     def _restart(self, dead: list) -> None:
         """A worker died: stop this pool, start a new one, send every unfinished task to it."""
@@ -224,6 +252,7 @@ class LocalExecutor:
             self._pool = None
             tasks = list(self._tasks.items())
         _stop_pool(old, self._started, self.stop_patience)
+        self._retire_stream()
         for fut, (fn, args) in tasks:
             self._send(fut, fn, args)
         how = ", ".join(f"{p.pid} ({_exit_text(p.exitcode)})" for p in dead)
@@ -239,7 +268,15 @@ class LocalExecutor:
         else:
             pool.close()
         pool.join()
-        self._stream.close()
+        self._retire_stream()
+
+    def _retire_stream(self) -> None:
+        """Stop reading the stream of a pool that is gone, keeping the games read for the next poll."""
+        drain, stream, self._drain, self._stream = self._drain, self._stream, None, None
+        if drain is not None:
+            self._kept += drain.stop()
+        if stream is not None:
+            stream.close()
 
     def __enter__(self):
         return self

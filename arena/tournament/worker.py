@@ -12,7 +12,11 @@ Each finished game also goes at once to the worker's *sink*, when it has one
 executor's callback. The coordinator stores each game as it arrives, so a
 stopped run loses only the games in flight, however long a batch; the batch's
 own result still carries every game (the store ignores a game it holds), so a
-game lost on the way is stored when its batch returns.
+game lost on the way is stored when its batch returns. A local pool's stream
+is a :class:`StreamedSink`, whose reader answers for every game it delivers
+(:mod:`arena.tournament.stream_drain`): there a batch's result is a
+:class:`Streamed`, the indices of its streamed games and only the games that
+could not be streamed, so no game crosses the pipe twice.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 import orjson
 
@@ -299,18 +303,20 @@ def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret,
     return orjson.dumps(batch_payload(spec, games, players, secret, folders))
 
 
-def run_packed(payload) -> bytes | list:
+def run_packed(payload) -> bytes | list | Streamed:
     """:func:`run_batch` on a packed (or plain) payload; the results as JSON bytes.
 
     Per-decision time lists are left out (the store keeps the per-game
     summaries). Results that JSON cannot hold come back as a plain list, and
     so do all of them when the sink is a :class:`LocalSink` (nothing crosses
-    a process).
+    a process). When the sink is a :class:`StreamedSink` the result is a
+    :class:`Streamed`: the games it took are named by index only.
     """
     if isinstance(payload, (bytes, bytearray, memoryview)):
         payload = orjson.loads(payload)
     target = sink()
     local = isinstance(target, LocalSink)  # the coordinator's own process: no JSON in between
+    streamed: list[int] = []
 
     def each(index: int, record: dict) -> None:
         for t in record.get("timings") or ():
@@ -320,10 +326,39 @@ def run_packed(payload) -> bytes | list:
             try:
                 target([(index, record)] if local else pack_games([(index, record)]))
             except Exception:  # a broken stream: the batch's result still carries the game
-                pass
+                return
+            streamed.append(index)
 
     done = run_batch(payload, each)
-    return done if local else pack_games(done)
+    if local:
+        return done
+    if isinstance(target, StreamedSink):
+        sent = set(streamed)
+        return Streamed(tuple(streamed), pack_games([pair for pair in done if pair[0] not in sent]))
+    return pack_games(done)
+
+
+class StreamedSink:
+    """A sink whose reader answers for every game it takes (a local pool's stream, read by a
+    :class:`~arena.tournament.stream_drain.Drain`): a batch's result then names those games
+    by index only (:class:`Streamed`)."""
+
+    __slots__ = ("put",)
+
+    def __init__(self, put: Callable[[bytes], None]) -> None:
+        self.put = put
+
+    def __call__(self, packed: bytes) -> None:
+        self.put(packed)
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """A batch's result when its games went down a :class:`StreamedSink`: the ``indices`` of
+    the games streamed, and the ``games`` that could not be (packed, :func:`pack_games`)."""
+
+    indices: tuple[int, ...]
+    games: bytes | list
 
 
 class LocalSink:
