@@ -237,6 +237,15 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(root / package, quiet=2)
 
 
+@pytest.fixture(scope="session")
+def playwright():
+    """This worker's one Playwright (sync API), shared by every browser test (report, ladder page)."""
+    from support.browser import start_playwright
+    started = start_playwright()
+    yield started
+    started.stop()
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each module one xdist group unless it names its own; ``long`` modules first (stable order)."""

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from arena.cli.app import main
-from support.browser import CHROMIUM_ARGS, chromium
+from support.browser import CHROMIUM_ARGS, executable
 from support.ladder import make_ladder
 
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
@@ -58,12 +58,10 @@ def _stop(*procs) -> None:
 
 
 @contextmanager
-def _ladder_in_chromium(tmp_path):
+def _ladder_in_chromium(tmp_path, playwright):
     """A ladder of three built-ins being played (`ladder run -j 1`) and served, and a Chromium page on it:
     (folder, the server's address, its submission token, the page)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright's Python package")
-    if chromium() is None:
-        pytest.skip("needs Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
+    path = executable()
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
     port = _port()
@@ -71,16 +69,17 @@ def _ladder_in_chromium(tmp_path):
     run = _start("run", str(folder), "-j", "1", "-q")
     try:
         token = _token(server)
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        try:
             yield folder, f"http://127.0.0.1:{port}", token, browser.new_page()
+        finally:
             browser.close()
     finally:
         _stop(run, server)
 
 
-def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property):
-    with _ladder_in_chromium(tmp_path) as (folder, url, token, page):
+def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property, playwright):
+    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, token, page):
         page.goto(f"{url}/")
         first = int(page.text_content("#games"))
         page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
@@ -132,11 +131,11 @@ def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
     assert "broken on purpose" in logs
 
 
-def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_property):
+def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_property, playwright):
     """The leaderboard lists the last games, newest first, as they are stored; each opens in the report's
     replay viewer (that game only); /games holds the last 20; a bot's page links its own."""
     newest = "() => Number((document.querySelector('#recent li a') || {textContent: '#-1'}).textContent.slice(1))"
-    with _ladder_in_chromium(tmp_path) as (folder, url, _, page):
+    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, _, page):
         page.goto(f"{url}/")
         page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 20", timeout=120_000)
         first, games = page.evaluate(newest), int(page.text_content("#games"))

@@ -25,9 +25,9 @@ def page_file(results, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def browser(playwright, tmp_path_factory):
     """Headless Chromium; the tests that use it skip, saying why, where there is none."""
-    with launch(tmp_path_factory.mktemp("chromium-profile")) as context:
+    with launch(playwright, tmp_path_factory.mktemp("chromium-profile")) as context:
         yield context
 
 

@@ -23,22 +23,33 @@ def chromium() -> str | None:
     return None
 
 
-@contextmanager
-def launch(profile):
-    """A persistent headless Chromium context (offline) in the folder ``profile``."""
+def start_playwright():
+    """Playwright's sync API, started: the ``playwright`` session fixture (tests/conftest.py) holds the one of
+    this worker process, which every browser test shares (a second ``sync_playwright`` in a thread where one
+    is running is refused: "using Playwright Sync API inside the asyncio loop")."""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="the browser tests need Playwright's Python package: pip install playwright")
-    executable = chromium()
-    if executable is None:
+    return sync_api.sync_playwright().start()
+
+
+def executable() -> str:
+    """Chromium's path; skips the test, saying why, where there is none."""
+    found = chromium()
+    if found is None:
         pytest.skip("the browser tests need Chromium: apt-get install chromium (or set ARENA_CHROMIUM)")
-    with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile), executable_path=executable, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 1280, "height": 900}, offline=True)
-        try:
-            yield context
-        finally:
-            context.close()
+    return found
+
+
+@contextmanager
+def launch(playwright, profile):
+    """A persistent headless Chromium context (offline) in the folder ``profile``."""
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=executable(), headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900}, offline=True)
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def open_page(context, url: str, width: int = 1280, height: int = 900, init: str | None = None):
