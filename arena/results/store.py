@@ -1,7 +1,8 @@
 """The results database: SQLite under ``results/<name>/results.sqlite``.
 
-WAL journal, one transaction per finished game, so a crash (even ``kill -9``)
-loses at most the games that were still being played. Holds the tournament
+WAL journal, one transaction per finished game (or per delivery of several:
+:meth:`Store.transaction`), so a crash (even ``kill -9``) loses at most the
+games that were still being played or on their way. Holds the tournament
 spec, each player's name, version and code hash (and, in meta
 ``player_changes``, every change of one allowed by ``--allow-changed``), every game's record (the
 engine's JSON), faults, and per-seat decision timings summarised per game:
@@ -29,6 +30,7 @@ import functools
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -278,6 +280,16 @@ class Store:
 
     def _transaction(self):
         return Transaction(self.db)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Several writes as one commit (the games a tournament's workers streamed since it last
+        looked): each write inside joins it; all of it is kept, or none."""
+        try:
+            with Transaction(self.db):
+                yield
+        except sqlite3.Error as exc:  # the commit itself (a full disk)
+            raise self._failure(exc) from None
 
 
 def _record_text(record: dict) -> str:

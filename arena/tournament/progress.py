@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from arena.results.errors import StoreError
 from arena.results.store import Store
 from arena.tournament.match_run import store_unit, unit_games
 from arena.tournament.schedule import GameSpec
@@ -84,23 +85,37 @@ class RunState:
             self.stored_now.discard(g.index)
 
     def store_games(self, records: list) -> None:
-        """Store each ``(index, record)`` not stored yet."""
-        for index, record in records:
-            game = self.in_flight.get(index)
-            if game is None or index in self.stored_now:
-                continue
+        """Store each ``(index, record)`` not stored yet, all in one commit; then count them. If that
+        commit fails (a full disk), one commit a game: every game that fits is kept, then the error goes on."""
+        try:
+            self._store(records)
+        except StoreError:
+            if len(records) < 2:
+                raise
+            for pair in records:
+                self._store([pair])
+
+    def _store(self, records: list) -> None:
+        marked: set[int] = set()
+        added = []
+        with self.store.transaction():
+            for index, record in records:
+                game = self.in_flight.get(index)
+                if game is None or index in self.stored_now or index in marked:
+                    continue
+                marked.add(index)
+                if store_unit(self.store, game, record):
+                    added.append((game, record))
+        self.stored_now |= marked
+        for game, record in added:
             games = unit_games(record)
-            faults = sum(len(f) for g in games for f in g.get("faults") or [])
-            added = store_unit(self.store, game, record)
-            self.stored_now.add(index)
-            if added:
-                self.done += 1
-                self.played_now += 1
-                self.faults += faults
-                for one in games:
-                    self._tally(one)
-                if self.watch is not None and self.watch(game, record):
-                    self.stopped = True
+            self.done += 1
+            self.played_now += 1
+            self.faults += sum(len(f) for g in games for f in g.get("faults") or [])
+            for one in games:
+                self._tally(one)
+            if self.watch is not None and self.watch(game, record):
+                self.stopped = True
 
     def _tally(self, record: dict) -> None:
         loser = record["result"]["loser"]
