@@ -6,7 +6,7 @@
 
 Each repeat creates a fresh results folder, starts a fresh executor and times
 ``Tournament.run`` (schedule -> workers -> SQLite store, one transaction per
-game). Two figures per setting, medians over the repeats:
+delivery of games). Two figures per setting, medians over the repeats:
 
 - run: games / seconds of ``Tournament.run`` alone (the steady state a long
   event sees; the pool is already started);
