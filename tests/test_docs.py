@@ -2,7 +2,8 @@
 
 Each distinct command (found in indented or fenced code blocks, after an
 optional ``$ ``, ``.venv/bin/`` or ``/usr/bin/time -v``) runs once through the
-console script's ``main`` in a fresh interpreter, in a workspace folder that
+console script's ``main`` in a fresh process (forked from an interpreter that
+imported the command line once: :mod:`support.zygote`), in a workspace folder that
 holds a link to the checkout's ``tournaments/`` (as the docs' commands run in
 a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
 
@@ -31,14 +32,14 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from arena.plugins.registry import DISABLE_ENV
-from support.install import RUN_ARENA, pip_install
+from support.install import pip_install
+from support.zygote import Zygote
 
 pytestmark = pytest.mark.long
 
@@ -55,8 +56,8 @@ NOT_RUN = {
     "arena ladder serve ladders/club --port 8765":
         "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
 }
-SAMPLER = "sampler(worlds=8)"
-"""The sampler as the docs' commands run it: 8 worlds a decision, not 120 (its playouts and
+SAMPLER = "sampler(worlds=2)"
+"""The sampler as the docs' commands run it: 2 worlds a decision, not 120 (its playouts and
 solver still run at every decision)."""
 
 
@@ -195,7 +196,8 @@ class Workspace:
     """A folder to run the docs' commands in, with its HOME, a site folder for installed bots, and
     the setups already made."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, zygote: Zygote) -> None:
+        self.zygote = zygote
         self.root, self.home, self.site, self.clean = root / "work", root / "home", root / "site", root / "none"
         for folder in (self.root, self.home, self.site, self.clean):
             folder.mkdir()
@@ -212,8 +214,7 @@ class Workspace:
         env = {k: v for k, v in os.environ.items() if k not in (DISABLE_ENV, "COLUMNS")}
         env["HOME"] = str(self.home)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site or self.site), env.get("PYTHONPATH")]))
-        done = subprocess.run([sys.executable, "-c", RUN_ARENA, str(site or self.site), *words[1:]],
-                              capture_output=True, text=True, timeout=600, cwd=self.root, env=env)
+        done = self.zygote.run(words[1:], cwd=self.root, env=env, site=site or self.site, timeout=600)
         if stdout is not None:
             stdout.write_text(done.stdout)
         return done
@@ -287,14 +288,16 @@ def test_every_setup_has_a_unit():
 
 @pytest.fixture(scope="module")
 def workspaces(tmp_path_factory):
-    """``workspaces(unit)``: the unit's Workspace, made for its first command."""
+    """``workspaces(unit)``: the unit's Workspace, made for its first command; one zygote serves them all."""
     made: dict[str, Workspace] = {}
+    zygote = Zygote()
 
     def get(unit: str) -> Workspace:
         if unit not in made:
-            made[unit] = Workspace(tmp_path_factory.mktemp(f"docs-{unit}"))
+            made[unit] = Workspace(tmp_path_factory.mktemp(f"docs-{unit}"), zygote)
         return made[unit]
-    return get
+    yield get
+    zygote.close()
 
 
 @pytest.mark.parametrize("command", [
