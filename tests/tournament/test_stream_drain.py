@@ -8,10 +8,11 @@ import orjson
 from arena.game.seeds import Secret
 from arena.plugins.registry import load
 from arena.tournament.event import Tournament
+from arena.tournament.executors import LocalExecutor
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.stream_drain import Drain
 from arena.tournament.worker import (LocalSink, Streamed, StreamedSink, Worker, pack_batch, pack_games, run_packed,
-                                     running_on)
+                                     running_on, unpack_results)
 
 GAMES = 400
 PAD = "x" * 4000  # a record of about 4 KB: 400 of them are 25 times a 64 KB pipe
@@ -112,3 +113,24 @@ def test_a_game_the_stream_refused_comes_back_in_the_batch():
     back = orjson.loads(result.games)
     assert len(back) == 1 and back[0][0] not in result.indices
     assert len(result.indices) + 1 == len(orjson.loads(payload)["games"])
+
+
+def test_a_pool_with_no_one_to_deliver_to_brings_every_game_back_in_the_batch():
+    """No ``deliver_to``: the pool streams nothing, and a batch's result is its games (not their indices)."""
+    payload = _payload()
+    with LocalExecutor(1, pin=False) as executor:
+        back = unpack_results(executor.submit(run_packed, payload).result())
+        assert executor._drain is None
+    assert [index for index, _ in back] == [game["index"] for game in orjson.loads(payload)["games"]]
+
+
+def test_a_pool_delivers_each_game_once_and_its_batch_brings_none_again():
+    """With ``deliver_to``: every game comes through ``poll``, once; the batch's own result is empty."""
+    payload = _payload()
+    delivered: list = []
+    with LocalExecutor(1, pin=False) as executor:
+        executor.deliver_to(delivered.extend)
+        result = executor.submit(run_packed, payload).result()  # settled once its games were read
+        executor.poll()
+    assert result == []
+    assert sorted(index for index, _ in delivered) == sorted(game["index"] for game in orjson.loads(payload)["games"])
