@@ -10,21 +10,24 @@ built-ins (random, low, high, heuristic; in-process bots, batch 8, seed 1;
 ``games / 4`` deals in each of the 4 rotations) into a fresh SQLite results
 folder. Setups: ``local-N``, the local ``multiprocess`` pool with N worker
 processes; ``dask-N``, a ``distributed.LocalCluster`` of N worker processes
-of one thread each (its scheduler runs in the coordinator). The pool or
-cluster is started and warmed (an empty batch per worker) before the clock
-starts; start-up is shown apart.
+of one thread each, made in a process of its own (as on a real cluster, the
+scheduler is not the coordinator's process: its memory is shown apart, in the
+``scheduler`` columns; ``--scheduler-here`` puts it in the coordinator, as
+the figures before session 10 had it). The pool or cluster is started and
+warmed (an empty batch per worker) before the clock starts; start-up is
+shown apart.
 
 Figures, from Linux ``/proc`` and ``getrusage``:
 
 - wall: ``Tournament.run`` alone, ms a game;
-- CPU: the coordinator (this process: schedule, submits, storing, the Dask
-  scheduler) and the workers (every process under it: pool workers, or Dask
-  nannies and workers), ms a game;
-- memory: the coordinator's peak RSS, and the largest peak RSS of one process
-  under it, in MB; ``+KB/game``: how much each grew during the run (peak
-  minus the RSS just before it), over the games. Flat per game means the
-  peaks do not grow with the number of games: ``+KB/game`` falls as games
-  grow.
+- CPU: the coordinator (this process: schedule, submits, storing; the Dask
+  client) and the workers (every process under it: pool workers, or the Dask
+  scheduler, nannies and workers), ms a game;
+- memory: the coordinator's peak RSS, the largest peak RSS of one worker
+  process under it, and the Dask scheduler's, in MB; ``+KB/game``: how much
+  each grew during the run (peak minus the RSS just before it), over the
+  games. Flat per game means the peaks do not grow with the number of games:
+  ``+KB/game`` falls as games grow.
 """
 
 from __future__ import annotations
@@ -90,25 +93,51 @@ def _reset_peaks(pids: list[int]) -> None:
             pass
 
 
-def _executor(setup: str):
+CLUSTER = r"""
+import sys
+from distributed import LocalCluster
+cluster = LocalCluster(n_workers=int(sys.argv[1]), threads_per_worker=1, processes=True, dashboard_address=":0",
+                       silence_logs=50)
+print(cluster.scheduler_address, flush=True)
+sys.stdin.read()  # until the benchmark closes its end
+cluster.close()
+"""
+"""A LocalCluster in a process of its own: prints the scheduler's address, ends when stdin closes."""
+
+
+class _ClusterProcess:
+    def __init__(self, workers: int) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", CLUSTER, str(workers)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.address = self.process.stdout.readline().strip()
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(60)
+
+
+def _executor(setup: str, scheduler_here: bool):
+    """The executor of a setup, and what to close after it (a cluster), and the scheduler's pid (or None)."""
     kind, n = setup.split("-")
     if kind == "local":
-        return LocalExecutor(int(n)), None
-    from distributed import LocalCluster  # dask: only for its setups
+        return LocalExecutor(int(n)), None, None
+    from arena.tournament.dask_backend import DaskExecutor  # dask: only for its setups
+    if scheduler_here:
+        from distributed import LocalCluster
+        cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=50)
+        return DaskExecutor(cluster), cluster, None
+    cluster = _ClusterProcess(int(n))
+    return DaskExecutor(cluster.address), cluster, cluster.process.pid
 
-    from arena.tournament.dask_backend import DaskExecutor
-    cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=50)
-    return DaskExecutor(cluster), cluster
 
-
-def one(games: int, setup: str) -> dict:
+def one(games: int, setup: str, scheduler_here: bool = False) -> dict:
     """Play one cell in this process; its figures."""
     spec = spec_from_dict({"name": "scale", "players": FAST, "table_sizes": [4], "deals": games // 4, "seed": 1,
                            "batch": 8, "sandbox": "never"}, "benchmark")
     registry = load()
     start = time.perf_counter()
-    executor, cluster = _executor(setup)
+    executor, cluster, scheduler = _executor(setup, scheduler_here)
     with tempfile.TemporaryDirectory() as tmp:
         try:
             t = Tournament.create(spec, Path(tmp) / spec.name, registry)
@@ -129,11 +158,13 @@ def one(games: int, setup: str) -> dict:
             executor.shutdown()
             if cluster is not None:
                 cluster.close()
-    under = max((p for p in peak if p != "self"), key=lambda p: peak[p], default=None)
+    under = max((p for p in peak if p not in ("self", scheduler)), key=lambda p: peak[p], default=None)
     return {"games": played, "setup": setup, "startup_s": startup, "wall_s": wall, "coord_cpu_s": cpu[0],
             "workers_cpu_s": cpu[1], "coord_peak_kb": peak["self"], "coord_grew_kb": peak["self"] - rss0["self"],
             "worker_peak_kb": peak[under] if under else 0,
             "worker_grew_kb": peak[under] - rss0[under] if under else 0,
+            "scheduler_peak_kb": peak.get(scheduler, 0),
+            "scheduler_grew_kb": peak.get(scheduler, 0) - rss0.get(scheduler, 0),
             "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
 
 
@@ -142,11 +173,14 @@ def _row(r: dict) -> str:
     return (f"| {r['setup']} | {g:,} | {r['startup_s']:.1f} | {1000 * r['wall_s'] / g:.2f} | "
             f"{1000 * r['coord_cpu_s'] / g:.2f} | {1000 * r['workers_cpu_s'] / g:.2f} | "
             f"{r['coord_peak_kb'] / 1024:.0f} | {r['coord_grew_kb'] / g:.2f} | "
-            f"{r['worker_peak_kb'] / 1024:.0f} | {r['worker_grew_kb'] / g:.2f} |")
+            f"{r['worker_peak_kb'] / 1024:.0f} | {r['worker_grew_kb'] / g:.2f} | "
+            + (f"{r['scheduler_peak_kb'] / 1024:.0f} | {r['scheduler_grew_kb'] / g:.2f} |" if r["scheduler_peak_kb"]
+               else "- | - |"))
 
 
 HEADER = ("| setup | games | start s | wall ms/game | coord CPU ms/game | workers CPU ms/game | coord peak MB "
-          "| coord +KB/game | worker peak MB | worker +KB/game |\n|---|---|---|---|---|---|---|---|---|---|")
+          "| coord +KB/game | worker peak MB | worker +KB/game | scheduler peak MB | scheduler +KB/game |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -155,12 +189,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--setups", default="local-1,local-2,dask-1,dask-2", help="local-N and dask-N, comma-separated")
     parser.add_argument("--no-dask-profiler", action="store_true",
                         help="turn off the Dask workers' statistical profiler (its history grows for an hour)")
+    parser.add_argument("--scheduler-here", action="store_true",
+                        help="run the Dask scheduler in the coordinator's process (a LocalCluster made there)")
     parser.add_argument("--one", nargs=2, metavar=("GAMES", "SETUP"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.no_dask_profiler:     # read by each Dask process (the cluster's workers inherit the environment)
         os.environ["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] = "False"
     if args.one:
-        print(json.dumps(one(int(args.one[0]), args.one[1])))
+        print(json.dumps(one(int(args.one[0]), args.one[1], args.scheduler_here)))
         return
     print(f"4-player getaway round robin of {', '.join(FAST)}, in-process, batch 8; {os.cpu_count()} cores; "
           f"Dask profiler {'off' if args.no_dask_profiler else 'on'}; load average {os.getloadavg()[0]:.1f} at start",
@@ -168,7 +204,8 @@ def main(argv: list[str] | None = None) -> None:
     print(HEADER, flush=True)
     for games in [int(g) for g in args.games.split(",")]:
         for setup in args.setups.split(","):
-            done = subprocess.run([sys.executable, __file__, "--one", str(games), setup], capture_output=True,
+            done = subprocess.run([sys.executable, __file__, "--one", str(games), setup,
+                                   *(["--scheduler-here"] if args.scheduler_here else [])], capture_output=True,
                                   text=True)
             if done.returncode:
                 print(f"| {setup} | {games:,} | failed: {done.stderr.strip().splitlines()[-1:]} |", flush=True)
