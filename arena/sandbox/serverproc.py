@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 from arena.bots.reply import Reply
@@ -29,6 +28,7 @@ from arena.sandbox import cgroups, processes, wire
 from arena.sandbox.botproc import LOG_CAP, ONE_THREAD, BotProcess, _cpu_clock, _pipe, describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
+from arena.sandbox.roots import make_root
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_MESSAGE = 1 << 20
@@ -44,8 +44,7 @@ class ForkServer:
                  pids_max: int | None = None, memory_bytes: int | None = None,
                  use_cgroups: bool = True) -> None:
         """Start the keeper (raises OSError if the OS refuses)."""
-        self.root = tempfile.mkdtemp(prefix="arena-root-")
-        os.chmod(self.root, 0o755)
+        self.root = make_root()
         self.group, _ = cgroups.create(pids_max, memory_bytes) if use_cgroups else (None, "")
         self._log_cap = log_cap
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
