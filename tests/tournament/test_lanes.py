@@ -5,7 +5,8 @@ from __future__ import annotations
 from arena.plugins.registry import load
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
-from arena.tournament.worker import GAMES_IN_FLIGHT, Worker, batch_payload
+from arena.tournament import worker as worker_module
+from arena.tournament.worker import Worker, batch_payload
 
 SPEC = {"name": "lanes", "players": ["random", "low", "high", "heuristic"], "table_sizes": [4],
         "deals": 2, "seed": 11, "sandbox": "always"}
@@ -15,10 +16,11 @@ def _no_timings(record: dict) -> dict:
     return {k: v for k, v in record.items() if k != "timings"}
 
 
-def test_a_sandboxed_batch_in_lanes_gives_the_records_of_one_game_at_a_time(tmp_path):
+def test_a_sandboxed_batch_in_lanes_gives_the_records_of_one_game_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(worker_module, "GAMES_IN_FLIGHT", 3)  # lanes are the subject, whatever the default
     registry = load(autoload=False)
     t = Tournament.create(spec_from_dict(SPEC, "test"), tmp_path / "lanes", registry)
-    assert len(t.games) == 8 > GAMES_IN_FLIGHT > 1
+    assert len(t.games) == 8 > worker_module.GAMES_IN_FLIGHT > 1
     lanes, alone = Worker(registry), Worker(registry)
     try:
         together = lanes.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
