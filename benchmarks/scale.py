@@ -93,11 +93,12 @@ def _reset_peaks(pids: list[int]) -> None:
             pass
 
 
+CLUSTER_OPTIONS = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0", "silence_logs": 50}
+"""How every setup's ``LocalCluster`` is made (besides its number of workers), here or in its own process."""
 CLUSTER = r"""
-import sys
+import json, sys
 from distributed import LocalCluster
-cluster = LocalCluster(n_workers=int(sys.argv[1]), threads_per_worker=1, processes=True, dashboard_address=":0",
-                       silence_logs=50)
+cluster = LocalCluster(n_workers=int(sys.argv[1]), **json.loads(sys.argv[2]))
 print(cluster.scheduler_address, flush=True)
 sys.stdin.read()  # until the benchmark closes its end
 cluster.close()
@@ -107,7 +108,7 @@ cluster.close()
 
 class _ClusterProcess:
     def __init__(self, workers: int) -> None:
-        self.process = subprocess.Popen([sys.executable, "-c", CLUSTER, str(workers)], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-c", CLUSTER, str(workers), json.dumps(CLUSTER_OPTIONS)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True)
         self.address = self.process.stdout.readline().strip()
 
@@ -124,8 +125,7 @@ def _executor(setup: str, scheduler_here: bool):
     from arena.tournament.dask_backend import DaskExecutor  # dask: only for its setups
     if scheduler_here:
         from distributed import LocalCluster
-        cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=50)
+        cluster = LocalCluster(n_workers=int(n), **CLUSTER_OPTIONS)
         return DaskExecutor(cluster), cluster, None
     cluster = _ClusterProcess(int(n))
     return DaskExecutor(cluster.address), cluster, cluster.process.pid
