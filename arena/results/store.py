@@ -286,7 +286,7 @@ class Store:
         """Several writes as one commit (the games a tournament's workers streamed since it last
         looked): each write inside joins it; all of it is kept, or none."""
         try:
-            with Transaction(self.db):
+            with self._transaction():
                 yield
         except sqlite3.Error as exc:  # the commit itself (a full disk)
             raise self._failure(exc) from None
