@@ -48,15 +48,17 @@ def cpu_seconds(pid: int) -> float:
 
 
 def pool_workers(parent: int | None = None) -> list[int]:
-    """The worker processes (multiprocess spawn) of ``parent`` (default: this process) now."""
+    """The worker processes of ``parent``'s pools (default: this process) now: the children of its
+    multiprocess forkserver (or, spawned, its own ``spawn_main`` children)."""
     parent = os.getpid() if parent is None else parent
-    out = []
+    ppids, cmdlines = {}, {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
             cmdline = (stat.parent / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):
             continue
-        if ppid == parent and b"spawn_main" in cmdline:
-            out.append(int(stat.parent.name))
-    return out
+        ppids[int(stat.parent.name)], cmdlines[int(stat.parent.name)] = ppid, cmdline
+    servers = {pid for pid, ppid in ppids.items() if ppid == parent and b"forkserver import main" in cmdlines[pid]}
+    return sorted(pid for pid, ppid in ppids.items()
+                  if ppid in servers or (ppid == parent and b"spawn_main" in cmdlines[pid]))
