@@ -2,8 +2,9 @@
 
 - :class:`SerialExecutor`: runs each task at once in this process (tests, ``--jobs 1``).
 - :class:`LocalExecutor`: a pool of worker processes built on ``multiprocess``
-  (spawned from a clean interpreter), each pinned to one core where the OS
-  allows, so a game's referee and its bot processes share that core.
+  (forked from a clean interpreter: :mod:`arena.tournament.pool_process`), each
+  pinned to one core where the OS allows, so a game's referee and its bot
+  processes share that core.
 - the Dask backend lives in :mod:`arena.tournament.dask_backend`.
 
 An executor that streams games (all three) also has ``deliver_to(callback)``
@@ -35,14 +36,10 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
 
-from arena.sandbox import harden_harness
-from arena.sandbox.botproc import ONE_THREAD
 from arena.tournament.errors import TournamentError
+from arena.tournament.pool_process import init_worker, start_method
 from arena.tournament.stream_drain import Drain
-from arena.tournament.worker import LocalSink, Streamed, StreamedSink, Worker, running_on, this_process, unpack_results
-
-PRELOAD = ("arena.tournament.worker",)
-"""What the pool's forkserver imports once, before it forks the workers."""
+from arena.tournament.worker import LocalSink, Streamed, Worker, running_on, unpack_results
 
 STREAM_PATIENCE = 60.0
 """How long a batch that came back as the indices of its streamed games waits for them to be read
@@ -87,120 +84,6 @@ class SerialExecutor:
         self.shutdown()
 
 
-def _harden() -> None:
-    """Make this harness process unreadable to bots and the reaper of their leftovers."""
-    try:
-        harden_harness()
-    except Exception:  # a platform without these controls still runs, with the warning of detect()
-        pass
-
-
-def _init_worker(counter, cores: list[int], parent: int | None = None, stream=None,
-                 env: dict[str, str] | None = None) -> None:
-    """Take the coordinator's environment (``env``: a worker forked from the pool's forkserver has the
-    forkserver's), send each finished game to ``stream`` (the pool's result queue),
-    pin this worker to one core (round robin), ignore Ctrl-C (the coordinator handles it),
-    and leave with the coordinator: on Linux the worker is sent SIGTERM when the coordinator
-    dies, even by ``kill -9``; SIGTERM (also how the pool is terminated) closes the worker's
-    bot clients, so no bot process outlives it; so does a worker's ordinary end."""
-    import signal
-    from multiprocess import util
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGTERM, _on_terminate)
-    if env is not None:
-        os.environ.clear()
-        os.environ.update(env)
-    for name, value in ONE_THREAD.items():  # an in-process bot's numpy starts no BLAS threads beside the
-        os.environ.setdefault(name, value)  # worker's one core (nor takes a SIGTERM in one of them)
-    _die_with_parent(parent)
-    _harden()
-    util.Finalize(None, _close_clients, exitpriority=10)  # a forkserver's child leaves by os._exit: no atexit
-    if stream is not None:
-        this_process().sink = StreamedSink(stream.put)
-    with counter.get_lock():
-        slot = counter.value
-        counter.value += 1
-    if cores and hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {cores[slot % len(cores)]})
-        except OSError:
-            pass
-
-
-def _on_terminate(signum, frame) -> None:
-    """Close the worker's bot clients and leave."""
-    try:
-        _close_clients()
-    finally:
-        os._exit(128 + signum)
-
-
-def _close_clients() -> None:
-    """Close this worker's bot clients. A SIGTERM may come while the first task is still importing
-    arena.tournament.worker: then there is no client yet, and importing it here would fail (a partially
-    initialised module) with a traceback on the terminal."""
-    worker = sys.modules.get(f"{__package__}.worker")
-    close_clients = getattr(worker, "close_clients", None)
-    if close_clients is not None:
-        close_clients()
-
-
-def _die_with_parent(parent: int | None) -> None:
-    """Linux: ask for SIGTERM when the parent dies (``PR_SET_PDEATHSIG``); elsewhere nothing.
-
-    A worker forked from the pool's forkserver has the forkserver as its parent, which leaves when
-    the coordinator does (its "alive" pipe ends) once no worker holds that pipe too: the worker
-    lets go of it here. ``parent`` is the coordinator: if it is gone already, the worker leaves."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import signal
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    _let_go_of_the_forkserver()
-    if parent is not None and not _alive(parent):  # the coordinator died before prctl took effect
-        os._exit(1)
-
-
-def _let_go_of_the_forkserver() -> None:
-    """Close this forkserver child's copy of the forkserver's "alive" pipe (the coordinator's end
-    closing must be the forkserver's cue to leave, and so this worker's)."""
-    from multiprocess import forkserver
-    server = forkserver._forkserver
-    fd, server._forkserver_alive_fd = server._forkserver_alive_fd, None
-    if fd is not None:
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _context():
-    """The pool's start method: forkserver where there is one (a worker is a fork of a clean
-    interpreter that imported the worker's code once: no import a worker), else spawn."""
-    import multiprocess as mp
-    if "forkserver" not in mp.get_all_start_methods():
-        return mp.get_context("spawn")
-    ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(list(PRELOAD))
-    return ctx
-
-
 def _cores() -> list[int]:
     if hasattr(os, "sched_getaffinity"):
         return sorted(os.sched_getaffinity(0))
@@ -236,13 +119,13 @@ class LocalExecutor:
     def pool(self):
         """The worker pool, started on first use."""
         if self._pool is None:
-            ctx = _context()
+            ctx = start_method()
             counter = ctx.Value("i", 0)
             if self._deliver is not None:  # no one to hand the games to: the batches bring them back
                 self._stream = ctx.SimpleQueue()
                 self._drain = Drain(self._stream)
             with _sigint_blocked():  # a worker starting up must not die of a Ctrl-C meant for the coordinator
-                self._pool = ctx.Pool(self.workers, initializer=_init_worker,
+                self._pool = ctx.Pool(self.workers, initializer=init_worker,
                                       initargs=(counter, _cores() if self.pin else [], os.getpid(), self._stream,
                                                 dict(os.environ)))
             self._started = list(self._pool._pool)  # multiprocess.Pool's worker processes
