@@ -6,6 +6,7 @@ A thin typer command over :mod:`arena.tournament.compare` (docs/compare.md).
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -94,6 +95,7 @@ def compare(
         if deals is not None:
             keys["book"] = str(deals)
         spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
+        test = replace(test, a=spec.candidates[0], b=spec.candidates[1])  # as the spec writes them: options sorted
         comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
     _run(comparison, jobs, live)
 

@@ -23,6 +23,15 @@ def test_sprt_run_prints_the_verdict_and_resumes_to_the_same(capsys, tmp_path):
     assert resumed == out
 
 
+def test_a_candidate_with_options_in_any_order_is_compared(capsys, tmp_path):
+    """A player's options may be written in any order: the comparison runs (it once refused its own
+    candidates, written with their options sorted) and names the player with them sorted."""
+    code, out, err = run(capsys, "compare", "sampler(worlds=2,solver_share=0)", "heuristic", "--games", "8",
+                         "--jobs", "1", "--results", tmp_path, "--sandbox", "never", "-q")
+    assert code == 0, err
+    assert "sampler(solver_share=0,worlds=2) against heuristic" in out
+
+
 def test_fixed_games_and_the_report_section(capsys, tmp_path):
     """Without --sprt every game of --games is played; the report shows the comparison section."""
     code, out, _ = run(capsys, "compare", "heuristic", "random", "--games", "64", "--score", "penalty",
