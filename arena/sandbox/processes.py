@@ -47,6 +47,17 @@ def reap_orphans(keep: Collection[int] = ()) -> tuple[int, ...]:
     return tuple(reaped)
 
 
+def exists(pid: int) -> bool:
+    """Whether process ``pid`` exists (another user's too; a zombie too), by ``kill(pid, 0)``: no /proc needed."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    return True
+
+
 def children(parent: int | None = None) -> list[int]:
     """The pids whose parent is parent (default: this process), zombies too."""
     parent = os.getpid() if parent is None else parent

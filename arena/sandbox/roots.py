@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+from arena.sandbox.processes import exists
+
 PREFIX = "arena-root-"
 
 
@@ -38,7 +40,7 @@ def sweep(folder: str | None = None) -> list[str]:
     removed = []
     for name in names:
         maker = name[len(PREFIX):].split("-", 1)[0] if name.startswith(PREFIX) else ""
-        if not maker.isdigit() or _alive(int(maker)):
+        if not maker.isdigit() or exists(int(maker)):
             continue
         path = os.path.join(folder, name)
         try:
@@ -47,13 +49,3 @@ def sweep(folder: str | None = None) -> list[str]:
             continue
         removed.append(path)
     return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: alive
-        return True
-    return True

@@ -19,6 +19,7 @@ import sys
 
 from arena.sandbox import harden_harness
 from arena.sandbox.botproc import ONE_THREAD
+from arena.sandbox.processes import exists
 from arena.tournament.worker import StreamedSink, close_clients, this_process
 
 PRELOAD = ("arena.tournament.worker",)
@@ -88,7 +89,7 @@ def _die_with_parent(parent: int | None) -> None:
         libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         return
-    if parent is not None and not _alive(parent):  # the coordinator died before prctl took effect
+    if parent is not None and not exists(parent):  # the coordinator died before prctl took effect
         os._exit(1)
 
 
@@ -104,17 +105,6 @@ def _let_go_of_the_forkserver() -> None:
             os.close(fd)
         except OSError:
             pass
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def start_method():

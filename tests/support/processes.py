@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from collections.abc import Callable, Iterable
 
-from arena.sandbox.processes import state
+from arena.sandbox.processes import children, state
 
 PATIENCE = 30.0
 """Seconds a test waits for something that should happen at once: long enough for a loaded
@@ -50,15 +50,15 @@ def cpu_seconds(pid: int) -> float:
 def pool_workers(parent: int | None = None) -> list[int]:
     """The worker processes of ``parent``'s pools (default: this process) now: the children of its
     multiprocess forkserver (or, spawned, its own ``spawn_main`` children)."""
-    parent = os.getpid() if parent is None else parent
-    ppids, cmdlines = {}, {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            cmdline = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError, IndexError):
-            continue
-        ppids[int(stat.parent.name)], cmdlines[int(stat.parent.name)] = ppid, cmdline
-    servers = {pid for pid, ppid in ppids.items() if ppid == parent and b"forkserver import main" in cmdlines[pid]}
-    return sorted(pid for pid, ppid in ppids.items()
-                  if ppid in servers or (ppid == parent and b"spawn_main" in cmdlines[pid]))
+    mine = children(parent)
+    servers = [pid for pid in mine if b"forkserver import main" in cmdline(pid)]
+    return sorted([pid for server in servers for pid in children(server)]
+                  + [pid for pid in mine if b"spawn_main" in cmdline(pid)])
+
+
+def cmdline(pid: int) -> bytes:
+    """pid's command line from /proc (its words joined by NULs), or b"" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -6,28 +6,20 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 
 from arena.plugins.registry import load
+from arena.sandbox.processes import children
 from arena.tournament.event import Tournament
 from arena.tournament.executors import LocalExecutor
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.worker import batch_payload, run_batch
-from support.processes import pool_workers
+from support.processes import cmdline, pool_workers
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 MARK = "ARENA_TEST_POOL_MARK"
-
-
-def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def _cmdline(pid: int) -> bytes:
-    return Path(f"/proc/{pid}/cmdline").read_bytes()
 
 
 def _mine() -> dict:
@@ -47,8 +39,7 @@ def test_the_workers_of_every_pool_are_forked_from_one_forkserver_with_the_envir
     servers = {me["parent"] for pool in seen for me in pool}
     assert len(servers) == 1, "two pools in one process use one forkserver"
     server = servers.pop()
-    assert server != os.getpid() and _parent(server) == os.getpid()
-    assert b"forkserver" in _cmdline(server)
+    assert server in children() and b"forkserver" in cmdline(server)
 
 
 def test_a_worker_that_ends_as_usual_closes_its_bot_clients(tmp_path):
