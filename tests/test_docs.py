@@ -56,9 +56,10 @@ NOT_RUN = {
     "arena ladder serve ladders/club --port 8765":
         "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
 }
-SAMPLER = "sampler(worlds=2)"
-"""The sampler as the docs' commands run it: 2 worlds a decision, not 120 (its playouts and
-solver still run at every decision)."""
+SAMPLER = "sampler(worlds=2,cap_ms=50)"
+"""The sampler as the docs' commands run it: 2 worlds a decision, not 120, and its exact solver given
+30 ms a two-player decision, not 300 (its playouts and solver still run at every decision; a Getaway
+endgame the solver cannot finish took the whole 300 ms)."""
 
 
 def _players_of(event: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 import socket
 import subprocess
 import sys
@@ -49,42 +49,69 @@ def _token(server: subprocess.Popen) -> str:
 
 def _stop(*procs) -> None:
     for p in procs:
+        if p.poll() is not None:
+            continue
         try:
             os.killpg(p.pid, signal.SIGINT)
             p.wait(20)
         except (subprocess.TimeoutExpired, ProcessLookupError):
-            os.killpg(p.pid, signal.SIGKILL)
+            with suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
             p.wait()
+
+
+class _Runs:
+    """`arena ladder run FOLDER --games N -j 1` started beside the server, one at a time: the games a step
+    of a test needs are played while the page reads the store, and no more (a run left playing until the
+    end would spend a core on games nobody looks at)."""
+
+    def __init__(self, folder) -> None:
+        self.folder, self.started = folder, []
+
+    def start(self, games: int) -> subprocess.Popen:
+        self.finish()
+        self.started.append(_start("run", str(self.folder), "--games", str(games), "-j", "1", "-q"))
+        return self.started[-1]
+
+    def finish(self) -> None:
+        """Wait for the last run to play its games; it must end with 0."""
+        if self.started:
+            run = self.started[-1]
+            assert run.wait(180) == 0, run.stderr.read()
 
 
 @contextmanager
 def _ladder_in_chromium(tmp_path, playwright):
-    """A ladder of three built-ins being played (`ladder run -j 1`) and served, and a Chromium page on it:
-    (folder, the server's address, its submission token, the page)."""
+    """A ladder of three built-ins, served, and a Chromium page on it: (folder, the server's address, its
+    submission token, the page, the :class:`_Runs` that play its games)."""
     path = executable()
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
     port = _port()
     server = _start("serve", str(folder), "--port", str(port))
-    run = _start("run", str(folder), "-j", "1", "-q")
+    runs = _Runs(folder)
     try:
         token = _token(server)
         browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
         try:
-            yield folder, f"http://127.0.0.1:{port}", token, browser.new_page()
+            yield folder, f"http://127.0.0.1:{port}", token, browser.new_page(), runs
         finally:
             browser.close()
     finally:
-        _stop(run, server)
+        _stop(*runs.started, server)
 
 
 def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property, playwright):
-    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, token, page):
+    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, token, page, runs):
+        runs.start(3).wait()
         page.goto(f"{url}/")
         first = int(page.text_content("#games"))
+        assert first == 3
+        runs.start(6)
         page.wait_for_function(f"() => Number(document.getElementById('games').textContent) > {first}",
                                timeout=120_000)  # the page refreshes itself as games are stored
         record_property("games_when_the_table_moved", f"{first} -> {page.text_content('#games')}")
+        runs.finish()
         page.goto(f"{url}/submit")
         page.set_input_files("input[name=wheel]", str(wheels["v1"]))
         page.fill("input[name=token]", "wrong")
@@ -95,6 +122,7 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         page.click("button[type=submit]", timeout=180_000)
         page.wait_for_selector("#message", timeout=180_000)
         assert "lbot-v1: active" in page.text_content("#message")
+        runs.start(6)  # a new bot is seated first until its rating settles
         page.goto(f"{url}/")
         page.wait_for_function("() => Array.from(document.querySelectorAll('#board tbody td:nth-child(2)'))"
                                ".some(td => td.textContent === 'lbot-v1')", timeout=180_000)
@@ -135,11 +163,15 @@ def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_prop
     """The leaderboard lists the last games, newest first, as they are stored; each opens in the report's
     replay viewer (that game only); /games holds the last 20; a bot's page links its own."""
     newest = "() => Number((document.querySelector('#recent li a') || {textContent: '#-1'}).textContent.slice(1))"
-    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, _, page):
+    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, _, page, runs):
+        runs.start(21)
         page.goto(f"{url}/")
         page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 20", timeout=120_000)
+        runs.finish()
         first, games = page.evaluate(newest), int(page.text_content("#games"))
+        runs.start(3)
         page.wait_for_function(f"() => ({newest})() > {first}", timeout=120_000)  # refreshed in place
+        runs.finish()
         record_property("games_while_the_list_moved", int(page.text_content("#games")) - games)
         shown = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
         assert len(shown) == 20 and len(set(shown)) == 20
