@@ -32,6 +32,7 @@ it passes whichever worker runs it, next to whichever other test:
 from __future__ import annotations
 
 import compileall
+import os
 import random
 import sys
 import textwrap
@@ -228,8 +229,14 @@ def fake_plugins(tmp_path, monkeypatch):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """In the run's first process (not in each xdist worker): byte-compile ``arena/`` and ``players/``
-    (only what changed since the last time), so that the run's fresh interpreters read bytecode."""
+    """Dask's local clusters fork their workers from a forkserver; and in the run's first process (not
+    in each xdist worker): byte-compile ``arena/`` and ``players/`` (only what changed since the last
+    time), so that the run's fresh interpreters read bytecode."""
+    # Before any test module imports dask, which reads its config from the environment then. A spawned
+    # Dask worker started an interpreter and imported distributed, about 0.8 s of CPU each; forked from
+    # a server that imported distributed once, far less (Dask's own suite does the same). The tests'
+    # Dask workers are still processes of their own, as on a cluster.
+    os.environ.setdefault("DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD", "forkserver")
     if hasattr(config, "workerinput"):
         return
     root = Path(__file__).resolve().parents[1]

@@ -51,7 +51,7 @@ def pool_workers(parent: int | None = None) -> list[int]:
     """The worker processes of ``parent``'s pools (default: this process) now: the children of its
     multiprocess forkserver (or, spawned, its own ``spawn_main`` children)."""
     mine = children(parent)
-    servers = [pid for pid in mine if b"forkserver import main" in cmdline(pid)]
+    servers = [pid for pid in mine if b"multiprocess.forkserver import main" in cmdline(pid)]  # not Dask's
     return sorted([pid for server in servers for pid in children(server)]
                   + [pid for pid in mine if b"spawn_main" in cmdline(pid)])
 
