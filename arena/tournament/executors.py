@@ -36,6 +36,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
 
+from multiprocess.connection import wait
+
 from arena.tournament.errors import TournamentError
 from arena.tournament.pool_process import init_worker, start_method
 from arena.tournament.stream_drain import Drain
@@ -145,7 +147,7 @@ class LocalExecutor:
                 games += drain.take()
             if games:
                 deliver(games)
-        dead = [p for p in self._started if p.exitcode is not None] if self._pool is not None else []
+        dead = ended(self._started) if self._pool is not None else []
         if dead:
             self._restart(dead)
 
@@ -183,7 +185,9 @@ class LocalExecutor:
             fut.set_result(unpack_results(value.games) if isinstance(value, Streamed) else value)
 
     def _restart(self, dead: list) -> None:
-        """A worker died: stop this pool, start a new one, send every unfinished task to it."""
+        """A worker died: stop this pool, start a new one, send every unfinished task to it. The dead
+        workers' exit codes are read once the pool is stopped (its own thread, which reads them too,
+        is gone by then)."""
         old = self._pool
         with self._lock:
             self._pool = None
@@ -258,6 +262,17 @@ def _stop_pool(pool, started: list, patience: float) -> None:
         lock.acquire(False)  # free: taken here now; taken: by a dead worker (terminate keeps the second)
         lock.release()
     stopping.join(patience)
+
+
+def ended(processes: list) -> list:
+    """The processes that have ended, seen on their sentinels (readable once a process is gone).
+
+    Not by their ``exitcode``, while the pool runs: the pool's worker thread reads it too, and a
+    forkserver child's exit code comes once down a pipe from the forkserver, so of two threads that
+    read it at once, one gets it and the other an empty pipe and 255, and the later one's answer is
+    kept (a worker killed by SIGKILL was reported as "exit code 255")."""
+    ready = set(wait([p.sentinel for p in processes], 0))
+    return [p for p in processes if p.sentinel in ready]
 
 
 def _to_stderr(line: str) -> None:
