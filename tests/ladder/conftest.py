@@ -6,6 +6,7 @@ import pytest
 
 from arena.plugins.registry import load
 from support.ladder import CRASHER, bot_folder, build_wheel
+from support.shared import made_once
 
 
 @pytest.fixture
@@ -16,8 +17,10 @@ def registry():
 
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory):
-    """Wheels of two versions of the bot ``lbot`` (min, then max) and of ``crashy`` (crashes always)."""
-    tmp = tmp_path_factory.mktemp("wheels")
-    return {"v1": build_wheel(bot_folder(tmp, "lbot"), tmp / "v1"),
-            "v2": build_wheel(bot_folder(tmp, "lbot", strategy="max"), tmp / "v2"),
-            "crashy": build_wheel(bot_folder(tmp, "crashy", CRASHER), tmp / "crashy")}
+    """Wheels of two versions of the bot ``lbot`` (min, then max) and of ``crashy`` (crashes always),
+    built once a run (three pip builds, about 3 s of CPU) for both workers."""
+    def build(tmp):
+        return {"v1": build_wheel(bot_folder(tmp, "lbot"), tmp / "v1"),
+                "v2": build_wheel(bot_folder(tmp, "lbot", strategy="max"), tmp / "v2"),
+                "crashy": build_wheel(bot_folder(tmp, "crashy", CRASHER), tmp / "crashy")}
+    return made_once(tmp_path_factory, "wheels", build)
