@@ -103,7 +103,8 @@ def _ladder_in_chromium(tmp_path, playwright):
 
 def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property, playwright):
     with _ladder_in_chromium(tmp_path, playwright) as (folder, url, token, page, runs):
-        runs.start(3).wait()
+        runs.start(3)
+        runs.finish()
         page.goto(f"{url}/")
         first = int(page.text_content("#games"))
         assert first == 3
@@ -123,9 +124,9 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         page.wait_for_selector("#message", timeout=180_000)
         assert "lbot-v1: active" in page.text_content("#message")
         runs.start(6)  # a new bot is seated first until its rating settles
-        page.goto(f"{url}/")
-        page.wait_for_function("() => Array.from(document.querySelectorAll('#board tbody td:nth-child(2)'))"
-                               ".some(td => td.textContent === 'lbot-v1')", timeout=180_000)
+        runs.finish()
+        page.goto(f"{url}/")  # read when loaded (the refresh in place is the first step's)
+        assert "lbot-v1" in page.eval_on_selector_all("#board tbody td:nth-child(2)", "tds => tds.map(td => td.textContent)")
         page.goto(f"{url}/bot/lbot-v1")
         assert page.text_content("#status") == "active"
         assert page.locator("svg.history").count() == 1
@@ -165,9 +166,9 @@ def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_prop
     newest = "() => Number((document.querySelector('#recent li a') || {textContent: '#-1'}).textContent.slice(1))"
     with _ladder_in_chromium(tmp_path, playwright) as (folder, url, _, page, runs):
         runs.start(21)
-        page.goto(f"{url}/")
-        page.wait_for_function("() => document.querySelectorAll('#recent li').length >= 20", timeout=120_000)
         runs.finish()
+        page.goto(f"{url}/")
+        assert page.locator("#recent li").count() == 20
         first, games = page.evaluate(newest), int(page.text_content("#games"))
         runs.start(3)
         page.wait_for_function(f"() => ({newest})() > {first}", timeout=120_000)  # refreshed in place
