@@ -1,22 +1,23 @@
 """Shared fixtures: building positions, playing actions, random play, invariant checks; and how
 the suite runs in parallel.
 
-The suite runs on two pytest-xdist workers (``-n auto --maxprocesses 2 --dist loadgroup`` in
-pyproject.toml; ``-n 0`` runs it in one process, for ``--pdb`` or ``-s``). Rules for a test, so that
-it passes whichever worker runs it, next to whichever other test:
+The suite runs on pytest-xdist workers (``-n auto --maxprocesses 3 --dist loadgroup`` in
+pyproject.toml): one more than the cores (:func:`pytest_xdist_auto_num_workers`), at most three, so
+three on a 2-core machine; ``-n 0`` runs it in one process, for ``--pdb`` or ``-s``. Rules for a
+test, so that it passes whichever worker runs it, next to whichever other tests:
 
 - Each test module is one unit of work (:func:`pytest_collection_modifyitems` gives it the
   ``xdist_group`` of its file): its tests run in order on one worker and its module- and
   session-scoped fixtures are made once. Tests of several files that share an expensive session
   fixture name one group with ``pytestmark = pytest.mark.xdist_group("NAME")``.
 - A module that takes tens of seconds says ``pytestmark = pytest.mark.long``: long modules are
-  handed out first, so the two workers finish together (the groups go out in the order collected,
+  handed out first, so the workers finish together (the groups go out in the order collected,
   ``--no-loadscope-reorder``; xdist would otherwise send the groups of most tests first).
 - A group needs pytest below 9.2 (pyproject.toml): pytest 9.2's node ids no longer take the group
   suffix xdist writes, and every test became a unit of its own (pytest-dev/pytest-xdist#1386).
 - Files only under ``tmp_path`` / ``tmp_path_factory`` (never the checkout, the current folder,
   ``~`` or a fixed /tmp name); ports from the system (port 0); cgroups, users and the like named
-  per process. Another worker runs at the same time.
+  per process. Other workers run at the same time.
 - The harness's own sources are byte-compiled once, before the workers start
   (:func:`pytest_configure`), into their ``__pycache__`` folders, as an interpreter does on
   import by default: the suite starts some hundreds of fresh interpreters (``arena`` commands,
@@ -242,6 +243,19 @@ def pytest_configure(config: pytest.Config) -> None:
     root = Path(__file__).resolve().parents[1]
     for package in ("arena", "players"):
         compileall.compile_dir(root / package, quiet=2)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than the cores this process may run on (``--maxprocesses`` caps
+    it). Many tests wait on something at some point (a page's refresh, a bot's wall-clock cap, a
+    killed process's end) and a worker's core would idle then: on 2 cores the suite left about a
+    tenth of the CPU idle with two workers, 2% with three, and took 134 s of wall time with two
+    against 126 s with three (one run each, docs/design.md). ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides when set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
 
 
 @pytest.fixture(scope="session")

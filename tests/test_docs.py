@@ -21,7 +21,7 @@ a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
   command in the docs is covered by this test as soon as it is written.
 
 The commands fall into units (:func:`unit_of`: the setups they share): each
-unit has its own workspace and is one xdist group, so the two workers share
+unit has its own workspace and is one xdist group, so the workers share
 the units out.
 """
 
