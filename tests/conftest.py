@@ -259,6 +259,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 @pytest.fixture(scope="session")
+def zygote():
+    """This worker's :class:`support.zygote.Zygote`: `arena` commands forked from one interpreter that
+    imported the command line once (a fresh interpreter spends 0.2-0.3 s of CPU on that)."""
+    from support.zygote import Zygote
+    started = Zygote()
+    yield started
+    started.close()
+
+
+@pytest.fixture(scope="session")
 def playwright():
     """This worker's one Playwright (sync API), shared by every browser test (report, ladder page)."""
     from support.browser import start_playwright

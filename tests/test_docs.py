@@ -288,17 +288,16 @@ def test_every_setup_has_a_unit():
 
 
 @pytest.fixture(scope="module")
-def workspaces(tmp_path_factory):
-    """``workspaces(unit)``: the unit's Workspace, made for its first command; one zygote serves them all."""
+def workspaces(tmp_path_factory, zygote):
+    """``workspaces(unit)``: the unit's Workspace, made for its first command; the worker's zygote serves
+    them all."""
     made: dict[str, Workspace] = {}
-    zygote = Zygote()
 
     def get(unit: str) -> Workspace:
         if unit not in made:
             made[unit] = Workspace(tmp_path_factory.mktemp(f"docs-{unit}"), zygote)
         return made[unit]
-    yield get
-    zygote.close()
+    return get
 
 
 @pytest.mark.parametrize("command", [

@@ -19,10 +19,10 @@ from arena.results.store import Store
 
 
 @pytest.fixture(scope="module")
-def chatty(tmp_path_factory):
+def chatty(tmp_path_factory, zygote):
     """(results folder, report file, {(game, seat): log}, {game: names}) of the chatty tournament."""
     root = tmp_path_factory.mktemp("chatty-report")
-    _, results = chatty_results(root)
+    _, results = chatty_results(zygote, root)
     with Store(results) as store:
         names = {i: r["names"] for i, r in store.records()}
         logs = {(g, s): text for g in names for s, (_, text) in store.logs(g).items()}

@@ -2,17 +2,19 @@
 
 Built and pip-installed like a user's bot (its own entry point, not trusted,
 so every game runs it sandboxed), then a small real tournament is run with it
-in a fresh interpreter (:data:`support.install.RUN_ARENA`): what ``arena
-logs`` and the report's fault rows show comes from there.
+in a process of its own (forked from the worker's :class:`support.zygote.Zygote`,
+as RUN_ARENA would run it): what ``arena logs`` and the report's fault rows show
+comes from there.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
-import sys
 from pathlib import Path
 
-from support.install import RUN_ARENA, pip_install
+from support.install import pip_install
+from support.zygote import Zygote
 
 MODULE = (Path(__file__).parents[1] / "sandbox_bots" / "chatty.py").read_text() + '''
 
@@ -63,17 +65,19 @@ def install_chatty(root: Path) -> Path:
     return site
 
 
-def arena(site: Path, *args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
-    """``arena ARGS`` in a fresh interpreter with ``site`` (the chatty package) importable."""
-    return subprocess.run([sys.executable, "-c", RUN_ARENA, str(site), *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+def arena(zygote: Zygote, site: Path, *args: str, cwd: Path | None = None,
+          timeout: float = 600) -> subprocess.CompletedProcess:
+    """``arena ARGS`` in a process of its own with ``site`` (the chatty package) importable: forked from
+    ``zygote`` (what ``python -c RUN_ARENA SITE ARGS`` would be, without importing the arena again)."""
+    return zygote.run(list(args), cwd=cwd or Path.cwd(), env=dict(os.environ), site=site, timeout=timeout)
 
 
-def chatty_results(root: Path) -> tuple[Path, Path]:
+def chatty_results(zygote: Zygote, root: Path) -> tuple[Path, Path]:
     """(the site folder, the results folder of a real tournament run with the chatty bots)."""
     site = install_chatty(root)
     spec = root / "chatty.toml"
     spec.write_text(TOURNAMENT)
-    done = arena(site, "tournament", "run", str(spec), "--quiet", "--results", str(root / "results"), cwd=root)
+    done = arena(zygote, site, "tournament", "run", str(spec), "--quiet", "--results", str(root / "results"),
+                 cwd=root)
     assert done.returncode == 0, done.stderr[-3000:]
     return site, root / "results" / "chatty"
