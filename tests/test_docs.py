@@ -77,7 +77,7 @@ REDUCED = [
     (r"^arena tournament run ", ("append", ["--deals", "2"])),  # quick: 32 games; replay 17 needs 18
     (r"^arena compare (?!--resume)", ("sub_or_append", r"--games \d+", "--games 8")),  # one deal's 8 games
     (r"--games \d+", ("sub", "--games 1")),  # shootout-share: 1 game, not 2,000
-    (r"^arena research shared-suits", ("sub_or_append", r"--samples \d+", "--samples 20")),
+    (r"^arena research shared-suits", ("sub_or_append", r"--samples \d+", "--samples 5")),
     (r"^arena research shootout$", ("append", ["--ranks", "2"])),  # the 2-rank pack, not 792,450 positions
     (r"^arena bench engine", ("append", ["--games", "20", "--repeats", "1"])),
     (r"^arena check-bot my-bot", ("append", ["--games", "1", "--rules", "getaway,bhabho,donkey",
