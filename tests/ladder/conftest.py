@@ -18,7 +18,7 @@ def registry():
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory):
     """Wheels of two versions of the bot ``lbot`` (min, then max) and of ``crashy`` (crashes always),
-    built once a run (three pip builds, about 3 s of CPU) for both workers."""
+    built once a run (three pip builds, about 3 s of CPU) for every worker."""
     def build(tmp):
         return {"v1": build_wheel(bot_folder(tmp, "lbot"), tmp / "v1"),
                 "v2": build_wheel(bot_folder(tmp, "lbot", strategy="max"), tmp / "v2"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +22,7 @@ def made_once(tmp_path_factory, name: str, make: Callable[[Path], dict[str, Path
     with open(base / f"shared-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not index.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a worker whose make() failed left
             folder.mkdir()
             made = make(folder)
             index.write_text(json.dumps({key: str(path) for key, path in made.items()}))
