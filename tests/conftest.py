@@ -250,9 +250,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: one worker more than the cores this process may run on (``--maxprocesses`` caps
     it). Many tests wait on something at some point (a page's refresh, a bot's wall-clock cap, a
     killed process's end) and a worker's core would idle then: on 2 cores the suite left about a
-    tenth of the CPU idle with two workers, 2% with three, and took 134 s of wall time with two
-    against 126 s with three (one run each, docs/design.md). ``PYTEST_XDIST_AUTO_NUM_WORKERS``
-    still decides when set."""
+    tenth of the CPU idle with two workers and 2% with three (vmstat, one run each; the suite's
+    times are in docs/design.md). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1) + 1
