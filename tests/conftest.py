@@ -45,6 +45,7 @@ from arena import Game, Rules
 from arena.game.cards import PACK
 from arena.plugins.registry import DISABLE_ENV, ENTRY_POINT_GROUP
 from support.legality import expected_legal_mask
+from support.zygote import Zygote
 from arena.game.seeds import Secret, user_secret_path, write_secret
 
 PLUGIN_HEADER = "from arena import Bot, PlayerSpec, Rules, hookimpl\nfrom players.simple import LowBot\n"
@@ -261,7 +262,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 def zygote():
     """This worker's :class:`support.zygote.Zygote`: `arena` commands forked from one interpreter that
     imported the command line once (a fresh interpreter spends 0.2-0.3 s of CPU on that)."""
-    from support.zygote import Zygote
     started = Zygote()
     yield started
     started.close()

@@ -68,10 +68,9 @@ class _Runs:
     def __init__(self, folder) -> None:
         self.folder, self.started = folder, []
 
-    def start(self, games: int) -> subprocess.Popen:
+    def start(self, games: int) -> None:
         self.finish()
         self.started.append(_start("run", str(self.folder), "--games", str(games), "-j", "1", "-q"))
-        return self.started[-1]
 
     def finish(self) -> None:
         """Wait for the last run to play its games; it must end with 0."""
