@@ -19,11 +19,13 @@ from collections.abc import Collection
 def kill_group(target: int | subprocess.Popen, *, timeout: float = 2.0) -> int | None:
     """SIGKILL the group led by target and reap it; the leader's exit status.
 
+    ``target``: the pid of a child of ours, its ``Popen``, or an object used as
+    one (a keeper forked by the zygote, :class:`arena.sandbox.zygoteproc.Child`).
     The status is as ``Popen.returncode`` (``-9`` when our kill did it), or
     None when the leader is not our child or did not die within timeout.
     Group members re-parented to us are reaped as well.
     """
-    pid = target.pid if isinstance(target, subprocess.Popen) else target
+    pid = target if isinstance(target, int) else target.pid
     deadline = time.monotonic() + timeout
     _signal_group(pid, signal.SIGKILL)
     status = _wait_leader(target, deadline)
@@ -112,7 +114,7 @@ def _kill(pid: int) -> None:
 
 
 def _wait_leader(target: int | subprocess.Popen, deadline: float) -> int | None:
-    if isinstance(target, subprocess.Popen):
+    if not isinstance(target, int):  # a Popen, or a zygote's child used as one
         try:
             return target.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:

@@ -24,7 +24,7 @@ import time
 
 from arena.bots.reply import Reply
 from arena.game.status import Status
-from arena.sandbox import cgroups, processes, wire
+from arena.sandbox import cgroups, processes, wire, zygoteproc
 from arena.sandbox.botproc import LOG_CAP, ONE_THREAD, BotProcess, _cpu_clock, _pipe, describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
@@ -51,13 +51,7 @@ class ForkServer:
         self.maps, maps = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         log_r, log_w = os.pipe()
         try:
-            self.proc = subprocess.Popen(
-                [python or sys.executable, "-s", "-P", "-B", "-X", "faulthandler", "-m",
-                 "arena.sandbox.server", str(theirs.fileno()), str(maps.fileno()),
-                 str(os.getpid())],
-                stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
-                pass_fds=(theirs.fileno(), maps.fileno()),
-                close_fds=True, start_new_session=True, cwd="/", env=_env())
+            self.proc = _keeper(python or sys.executable, theirs.fileno(), maps.fileno(), log_w)
         except BaseException:
             for fd in (log_r, log_w):
                 os.close(fd)
@@ -281,6 +275,18 @@ class ForkServer:
 
     def log_text(self) -> str:
         return self.log.text()
+
+
+def _keeper(python: str, ctl: int, maps: int, log: int) -> zygoteproc.Child | subprocess.Popen:
+    """The keeper, forked from the zygote; exec'd as ``python -m arena.sandbox.server`` if there is none."""
+    try:
+        return zygoteproc.keeper(python, _env(), [ctl, maps, log])
+    except OSError:
+        return subprocess.Popen(
+            [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.server",
+             str(ctl), str(maps), str(os.getpid())],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(ctl, maps),
+            close_fds=True, start_new_session=True, cwd="/", env=_env())
 
 
 def _env() -> dict[str, str]:

@@ -1,0 +1,156 @@
+"""The zygote: ``python -m arena.sandbox.zygote CTL PARENT``, a clean interpreter that forks keepers.
+
+A bot's fork server starts with its keeper (:mod:`arena.sandbox.server`), an
+interpreter that imports the arena before it clones the bot's server: about
+0.1 s of CPU a bot, paid again for every bot a harness starts. The zygote pays
+it once per harness process: it is exec'd like a keeper (the same scrubbed
+environment, flags and folder), imports the keeper's code, and then only
+forks. Each fork becomes a keeper exactly as an exec'd one would be:
+
+- its own session (process group), in ``/``, stdin on ``/dev/null``, stdout
+  and stderr on the pipe the harness passed for the bot's log;
+- every descriptor closed but those three and the ones the harness passed
+  (SCM_RIGHTS) for it: the zygote's own socket is closed first, so no keeper,
+  server or bot can ask the zygote for anything;
+- it dies with the zygote (``PR_SET_PDEATHSIG`` in the keeper's ``main``,
+  whose parent check names the zygote).
+
+The zygote never sees a bot's ``init`` (the harness sends it to the keeper),
+a game or a seed: its memory holds the interpreter, the imported arena and
+the pids it forked, nothing a bot could learn from. It runs one registered
+entry point (:data:`ENTRIES`), never a module named in a request.
+
+The protocol, one JSON message a datagram on a SOCK_SEQPACKET socket, each
+answered at once:
+
+- ``{"spawn": "keeper"}`` with the entry point's descriptors attached →
+  ``{"pid": N}`` or ``{"error": why}``;
+- ``{"wait": N}`` → ``{"running": true}`` or ``{"exit": code}`` (as
+  ``Popen.returncode``; the child is reaped then, never before, so its pid
+  cannot be reused while the harness may still signal it) or ``{"error": why}``.
+
+When the harness's end closes (it ended, or died by ``kill -9``), the zygote
+kills the process groups of the children it has not reaped, reaps them and
+ends. The harness side is :mod:`arena.sandbox.zygoteproc`.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import socket
+import sys
+import traceback
+
+from arena.sandbox import server
+
+MAX_MESSAGE = 4096
+MAX_FDS = 8
+ENTRIES = {"keeper": (server.main, 2)}
+"""What a spawn may run: the entry point and how many descriptors it takes (then the zygote's pid)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    ctl_fd, parent = (int(a) for a in (sys.argv[1:] if argv is None else argv))
+    if os.getppid() != parent:
+        return 0
+    ctl = socket.socket(fileno=ctl_fd)
+    children: set[int] = set()
+    gc.collect()
+    gc.freeze()  # forks copy fewer pages (no collector writes to the imported modules' objects)
+    try:
+        while True:
+            try:
+                data, fds, _, _ = socket.recv_fds(ctl, MAX_MESSAGE, MAX_FDS)
+            except OSError:
+                return 0
+            if not data:
+                return 0
+            try:
+                answer = _handle(ctl, json.loads(data), fds, children)
+            except (ValueError, TypeError, KeyError) as e:
+                answer = {"error": f"bad request: {type(e).__name__}: {e}"}
+            finally:
+                for fd in fds:
+                    _close(fd)
+            ctl.send(json.dumps(answer).encode())
+    finally:
+        _kill_all(children)
+
+
+def _handle(ctl: socket.socket, request: dict, fds: list[int], children: set[int]) -> dict:
+    if "spawn" in request:
+        entry, count = ENTRIES[request["spawn"]]
+        if len(fds) != count + 1:  # the entry point's descriptors and the log
+            return {"error": f"expected {count + 1} descriptors, got {len(fds)}"}
+        pid = os.fork()
+        if pid == 0:
+            _become(ctl, entry, fds)  # never returns
+        children.add(pid)
+        return {"pid": pid}
+    pid = int(request["wait"])
+    if pid not in children:
+        return {"error": f"process {pid} is not a child of this zygote"}
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        return {"running": True}
+    children.discard(pid)
+    return {"exit": os.waitstatus_to_exitcode(status)}
+
+
+def _become(ctl: socket.socket, entry, fds: list[int]) -> None:
+    """In the fork: turn into a freshly started process running ``entry``, then exit."""
+    code = 1
+    try:
+        ctl.close()
+        os.setsid()
+        os.chdir("/")
+        *passed, log = fds
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        keep = sorted({0, 1, 2, *passed})
+        for low, high in zip(keep, keep[1:] + [1 << 16]):
+            os.closerange(low + 1, high)
+        args = [*(str(fd) for fd in passed), str(os.getppid())]
+        sys.argv[:] = [sys.modules[entry.__module__].__file__, *args]
+        code = entry(args)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except BaseException:  # noqa: BLE001 - as an interpreter would: print it and fail
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code if isinstance(code, int) else 1)
+
+
+def _kill_all(children: set[int]) -> None:
+    for pid in children:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    for pid in children:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""The zygote seen from the harness: bots' keepers forked from one clean interpreter.
+
+:func:`keeper` starts a bot's keeper (:mod:`arena.sandbox.server`) as a fork of
+this process's zygote (:mod:`arena.sandbox.zygote`): about a millisecond
+instead of the tenth of a second an interpreter takes to start and import the
+arena. The zygote is started at the first keeper a process asks for, one per
+process and Python executable and environment (a process forked from the
+harness starts its own), and it ends when that process does: its end of the
+socket closes then, whatever the cause (``kill -9`` too), and the zygote kills
+the keepers it started.
+
+The keeper comes back as a :class:`Child`, which a caller uses as it would the
+``Popen`` of an exec'd keeper (``pid``, ``poll``, ``wait``, ``returncode``;
+:func:`arena.sandbox.processes.kill_group` takes it). It is not this
+process's child: the zygote reaps it when asked, and only then, so its pid
+stays reserved while the harness may still signal its group.
+
+A zygote that cannot start, or has died, is reported as an ``OSError``; the
+caller then execs the keeper as before (:class:`~arena.sandbox.serverproc.ForkServer`
+does). A dead zygote is replaced at the next request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+from arena.sandbox import processes
+
+ANSWER_TIMEOUT = 10.0
+"""Seconds to wait for the zygote's answer (it answers at once; longer means it is stopped or stuck)."""
+
+_ZYGOTES: dict[tuple, "Zygote"] = {}
+_LOCK = threading.Lock()
+
+
+class Zygote:
+    """One running zygote: its process and this side of its socket (thread-safe)."""
+
+    def __init__(self, python: str, env: dict[str, str]) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.proc = subprocess.Popen(
+                [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.zygote",
+                 str(theirs.fileno()), str(os.getpid())],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/", env=env)
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.settimeout(ANSWER_TIMEOUT)
+        self.sock = ours
+        self.lock = threading.Lock()
+        self.broken = ""
+
+    def spawn(self, entry: str, fds: list[int]) -> "Child":
+        """Fork ``entry`` (see ``zygote.ENTRIES``) with ``fds`` (its own, then the log pipe's write end)."""
+        answer = self._ask({"spawn": entry}, fds)
+        if "pid" not in answer:
+            raise OSError(f"the zygote did not start the process: {answer.get('error', answer)}")
+        return Child(self, int(answer["pid"]))
+
+    def status(self, pid: int) -> int | None:
+        """``pid``'s exit code once it has ended (it is reaped then), None while it runs."""
+        answer = self._ask({"wait": pid})
+        if answer.get("running"):
+            return None
+        if "exit" in answer:
+            return int(answer["exit"])
+        raise OSError(f"the zygote could not wait for process {pid}: {answer.get('error', answer)}")
+
+    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+        with self.lock:
+            if self.broken:
+                raise OSError(self.broken)
+            try:
+                socket.send_fds(self.sock, [json.dumps(request).encode()], list(fds))
+                data = self.sock.recv(4096)
+                if not data:
+                    raise OSError("the zygote ended")
+                answer = json.loads(data)
+                if not isinstance(answer, dict):
+                    raise ValueError(f"expected a JSON object, got {data[:80]!r}")
+                return answer
+            except (OSError, ValueError) as e:
+                self.broken = f"the zygote is unusable: {e}"
+                self.close()
+                raise OSError(self.broken) from None
+
+    def close(self) -> None:
+        """Hang up: the zygote kills the keepers it started and ends."""
+        self.broken = self.broken or "the zygote was closed"
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            processes.kill_group(self.proc)
+
+
+class Child:
+    """A process the zygote forked, used like a ``Popen``."""
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self.zygote, self.pid = zygote, pid
+        self.args = ["zygote", pid]
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                self.returncode = self.zygote.status(self.pid)
+            except OSError:  # the zygote died, and the child with it (PR_SET_PDEATHSIG)
+                self.returncode = _orphan_status(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(0.002)
+        return self.returncode
+
+
+def _orphan_status(pid: int) -> int | None:
+    """How a child of a dead zygote ended: reaped here if it came to this process (a subreaper)."""
+    try:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+    except ChildProcessError:
+        pass
+    if processes.state(pid) in (None, "Z", "X"):
+        return -signal.SIGKILL
+    return None
+
+
+def keeper(python: str, env: dict[str, str], fds: list[int]) -> Child:
+    """A bot's keeper forked from this process's zygote for ``python`` and ``env`` (OSError if none)."""
+    key = (os.getpid(), python, tuple(sorted(env.items())))
+    with _LOCK:
+        zygote = _ZYGOTES.get(key)
+        if zygote is None or zygote.broken:
+            for old in [k for k in _ZYGOTES if k[0] != os.getpid()]:
+                del _ZYGOTES[old]  # a parent's, inherited by a fork: never ours to use
+            zygote = _ZYGOTES[key] = Zygote(python, env)
+    return zygote.spawn("keeper", fds)
