@@ -31,6 +31,7 @@ from pathlib import Path
 
 from arena.plugins.code_hash import normalised
 from arena.sandbox.paths import DEVICES, SYSTEM
+from arena.sandbox import zygoteproc
 from arena.sandbox.limits import Limits, detect
 
 DISCOVERY_TIMEOUT = 15.0
@@ -213,11 +214,11 @@ class _Child:
     def start(cls, candidate: Candidate) -> "_Child":
         if not hasattr(os, "killpg"):
             return cls(candidate, None, "its discovery needs a POSIX system (as sandboxed bots do)")
-        argv = [sys.executable, "-s", "-P", "-B", "-m", "arena.plugins.host", str(os.getpid())]
         try:
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd="/", env=_ENV, close_fds=True,
-                                    start_new_session=True)
+            proc = _forked() or subprocess.Popen(
+                [sys.executable, "-s", "-P", "-B", "-m", "arena.plugins.host", str(os.getpid())],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
+                env=_ENV, close_fds=True, start_new_session=True)
         except OSError as exc:
             return cls(candidate, None, f"its discovery process could not start: {exc}")
         for stream in (proc.stdout, proc.stderr):
@@ -294,6 +295,26 @@ class _Child:
             shown = bytes(self.out[:60]).decode("utf-8", "replace")
             return {"error": f"its discovery printed something that is not a report: {shown!r}"}
         return report if isinstance(report, dict) else {"error": "its discovery report is not an object"}
+
+
+def _forked() -> zygoteproc.Child | None:
+    """A discovery process forked from the zygote (see :mod:`arena.sandbox.zygoteproc`) with its
+    three pipes, as ``Popen(..., stdin=PIPE, stdout=PIPE, stderr=PIPE)`` gives them; None if there
+    is no zygote (the caller execs one then)."""
+    ends: list[int] = []
+    try:
+        for _ in range(3):
+            ends += os.pipe()
+        (in_r, in_w, out_r, out_w, err_r, err_w) = ends
+        child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w), env=_ENV)
+    except OSError:
+        for fd in ends:
+            os.close(fd)
+        return None
+    for fd in (in_r, out_w, err_w):
+        os.close(fd)
+    child.stdin, child.stdout, child.stderr = open(in_w, "wb"), open(out_r, "rb"), open(err_r, "rb")
+    return child
 
 
 def _collect(children: list[_Child], deadline: float) -> None:

@@ -25,12 +25,11 @@ import time
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire, zygoteproc
-from arena.sandbox.botproc import LOG_CAP, ONE_THREAD, BotProcess, _cpu_clock, _pipe, describe_exit
+from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 from arena.sandbox.roots import make_root
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_MESSAGE = 1 << 20
 TMP_OPTIONS = "size=64m,nr_inodes=4096,mode=1777"
 """Each game process's private tmpfs (on /tmp, or /var/tmp when the checkout or the
@@ -279,20 +278,17 @@ class ForkServer:
 
 def _keeper(python: str, ctl: int, maps: int, log: int) -> zygoteproc.Child | subprocess.Popen:
     """The keeper, forked from the zygote; exec'd as ``python -m arena.sandbox.server`` if there is none."""
+    null = os.open(os.devnull, os.O_RDONLY)
     try:
-        return zygoteproc.keeper(python, _env(), [ctl, maps, log])
+        return zygoteproc.spawn("keeper", (null, log, log), [ctl, maps], python=python)
     except OSError:
         return subprocess.Popen(
             [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.server",
              str(ctl), str(maps), str(os.getpid())],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(ctl, maps),
-            close_fds=True, start_new_session=True, cwd="/", env=_env())
-
-
-def _env() -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONHASHSEED": "0",
-            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
+            close_fds=True, start_new_session=True, cwd="/", env=zygoteproc.environment())
+    finally:
+        os.close(null)
 
 
 def _kill(pid: int) -> None:

@@ -5,14 +5,16 @@ interpreter that imports the arena before it clones the bot's server: about
 0.1 s of CPU a bot, paid again for every bot a harness starts. The zygote pays
 it once per harness process: it is exec'd like a keeper (the same scrubbed
 environment, flags and folder), imports the keeper's code, and then only
-forks. Each fork becomes a keeper exactly as an exec'd one would be:
+forks. Each fork becomes a keeper (or a plugin's discovery process,
+:mod:`arena.plugins.host`) exactly as an exec'd one would be:
 
-- its own session (process group), in ``/``, stdin on ``/dev/null``, stdout
-  and stderr on the pipe the harness passed for the bot's log;
-- every descriptor closed but those three and the ones the harness passed
-  (SCM_RIGHTS) for it: the zygote's own socket is closed first, so no keeper,
-  server or bot can ask the zygote for anything;
-- it dies with the zygote (``PR_SET_PDEATHSIG`` in the keeper's ``main``,
+- its own session (process group), in ``/``, its stdin, stdout and stderr on
+  the descriptors the harness passed for them (SCM_RIGHTS), and the
+  environment the harness asked for (the zygote's own, a keeper's, by default);
+- every descriptor closed but those three and the others the harness passed:
+  the zygote's own socket is closed first, so no keeper, server, bot or
+  plugin can ask the zygote for anything;
+- it dies with the zygote (``PR_SET_PDEATHSIG`` in the entry point's ``main``,
   whose parent check names the zygote).
 
 The zygote never sees a bot's ``init`` (the harness sends it to the keeper),
@@ -23,8 +25,10 @@ entry point (:data:`ENTRIES`), never a module named in a request.
 The protocol, one JSON message a datagram on a SOCK_SEQPACKET socket, each
 answered at once:
 
-- ``{"spawn": "keeper"}`` with the entry point's descriptors attached →
-  ``{"pid": N}`` or ``{"error": why}``;
+- ``{"spawn": "keeper", "env": {...} or absent}`` with descriptors attached
+  (stdin, stdout, stderr, then the entry point's own) → ``{"pid": N}`` or
+  ``{"error": why}``; the entry point is called with its descriptors' numbers
+  and the zygote's pid, as an exec'd one gets them on its command line;
 - ``{"wait": N}`` → ``{"running": true}`` or ``{"exit": code}`` (as
   ``Popen.returncode``; the child is reaped then, never before, so its pid
   cannot be reused while the harness may still signal it) or ``{"error": why}``.
@@ -44,12 +48,14 @@ import socket
 import sys
 import traceback
 
+from arena.plugins import host
 from arena.sandbox import server
 
-MAX_MESSAGE = 4096
+MAX_MESSAGE = 1 << 16
 MAX_FDS = 8
-ENTRIES = {"keeper": (server.main, 2)}
-"""What a spawn may run: the entry point and how many descriptors it takes (then the zygote's pid)."""
+ENTRIES = {"keeper": (server.main, 2), "plugin-host": (host.main, 0)}
+"""What a spawn may run: the entry point, and how many descriptors it takes besides stdin, stdout
+and stderr."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,11 +89,16 @@ def main(argv: list[str] | None = None) -> int:
 def _handle(ctl: socket.socket, request: dict, fds: list[int], children: set[int]) -> dict:
     if "spawn" in request:
         entry, count = ENTRIES[request["spawn"]]
-        if len(fds) != count + 1:  # the entry point's descriptors and the log
-            return {"error": f"expected {count + 1} descriptors, got {len(fds)}"}
+        env = request.get("env")
+        if len(fds) != count + 3:
+            return {"error": f"expected {count + 3} descriptors (stdin, stdout, stderr and "
+                             f"{count} more), got {len(fds)}"}
+        if env is not None and not (isinstance(env, dict) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+            return {"error": f"expected an environment of strings, got {str(env)[:80]}"}
         pid = os.fork()
         if pid == 0:
-            _become(ctl, entry, fds)  # never returns
+            _become(ctl, entry, fds, env)  # never returns
         children.add(pid)
         return {"pid": pid}
     pid = int(request["wait"])
@@ -100,18 +111,19 @@ def _handle(ctl: socket.socket, request: dict, fds: list[int], children: set[int
     return {"exit": os.waitstatus_to_exitcode(status)}
 
 
-def _become(ctl: socket.socket, entry, fds: list[int]) -> None:
+def _become(ctl: socket.socket, entry, fds: list[int], env: dict[str, str] | None) -> None:
     """In the fork: turn into a freshly started process running ``entry``, then exit."""
     code = 1
     try:
         ctl.close()
         os.setsid()
         os.chdir("/")
-        *passed, log = fds
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(log, 1)
-        os.dup2(log, 2)
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        stdio, passed = fds[:3], fds[3:]
+        for number, fd in enumerate(stdio):  # the zygote's own 0-2 are taken: fd > 2
+            os.dup2(fd, number)
         keep = sorted({0, 1, 2, *passed})
         for low, high in zip(keep, keep[1:] + [1 << 16]):
             os.closerange(low + 1, high)

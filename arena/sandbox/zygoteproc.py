@@ -27,11 +27,14 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
 from arena.sandbox import processes
+from arena.sandbox.botproc import ONE_THREAD
 
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ANSWER_TIMEOUT = 10.0
 """Seconds to wait for the zygote's answer (it answers at once; longer means it is stopped or stuck)."""
 
@@ -60,9 +63,10 @@ class Zygote:
         self.lock = threading.Lock()
         self.broken = ""
 
-    def spawn(self, entry: str, fds: list[int]) -> "Child":
-        """Fork ``entry`` (see ``zygote.ENTRIES``) with ``fds`` (its own, then the log pipe's write end)."""
-        answer = self._ask({"spawn": entry}, fds)
+    def spawn(self, entry: str, fds: list[int], env: dict[str, str] | None = None) -> "Child":
+        """Fork ``entry`` (see ``zygote.ENTRIES``) with ``fds`` (stdin, stdout, stderr, its own)."""
+        request = {"spawn": entry} if env is None else {"spawn": entry, "env": env}
+        answer = self._ask(request, fds)
         if "pid" not in answer:
             raise OSError(f"the zygote did not start the process: {answer.get('error', answer)}")
         return Child(self, int(answer["pid"]))
@@ -111,6 +115,7 @@ class Child:
         self.zygote, self.pid = zygote, pid
         self.args = ["zygote", pid]
         self.returncode: int | None = None
+        self.stdin = self.stdout = self.stderr = None  # as Popen's: the caller's ends of its pipes
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -142,13 +147,39 @@ def _orphan_status(pid: int) -> int | None:
     return None
 
 
-def keeper(python: str, env: dict[str, str], fds: list[int]) -> Child:
-    """A bot's keeper forked from this process's zygote for ``python`` and ``env`` (OSError if none)."""
-    key = (os.getpid(), python, tuple(sorted(env.items())))
+def environment() -> dict[str, str]:
+    """The zygote's environment, and so a keeper's: nothing of the harness's."""
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONHASHSEED": "0",
+            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
+
+
+def spawn(entry: str, stdio: tuple[int, int, int], fds: list[int] = (), *,
+          env: dict[str, str] | None = None, python: str | None = None) -> Child:
+    """``entry`` (``"keeper"``, ``"plugin-host"``) forked from this process's zygote for ``python``.
+
+    ``stdio``: its stdin, stdout and stderr; ``fds``: the descriptors its entry point takes; ``env``:
+    its environment (None: :func:`environment`). The caller closes its copies afterwards. OSError
+    if there is no working zygote.
+    """
+    python = python or sys.executable
+    key = (os.getpid(), python)  # the pid: a fork's copies are dropped (_forget_inherited), but be sure
     with _LOCK:
         zygote = _ZYGOTES.get(key)
         if zygote is None or zygote.broken:
-            for old in [k for k in _ZYGOTES if k[0] != os.getpid()]:
-                del _ZYGOTES[old]  # a parent's, inherited by a fork: never ours to use
-            zygote = _ZYGOTES[key] = Zygote(python, env)
-    return zygote.spawn("keeper", fds)
+            zygote = _ZYGOTES[key] = Zygote(python, environment())
+    return zygote.spawn(entry, [*stdio, *fds], env)
+
+
+def _forget_inherited() -> None:
+    """In a process forked from one that had zygotes: drop them (they are the parent's to use) and
+    close their sockets here, so that a zygote still sees its harness end when the parent ends."""
+    global _LOCK
+    _LOCK = threading.Lock()  # another thread may have held it at the fork
+    for zygote in _ZYGOTES.values():
+        zygote.sock.close()
+    _ZYGOTES.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_inherited)

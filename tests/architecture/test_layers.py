@@ -8,7 +8,8 @@ inside a function only optional heavy dependencies may be imported, to keep
 ``DEFERRED``). The mains of the confined processes (``PROCESS_MAINS``) are the
 one exception: each imports what a confinement step needs at that step (after
 the fork, before or after Landlock and seccomp), and the bot host loads its
-player's plugin, the one call up from the sandbox, in the bot's own process.
+player's plugin, the one call up from the sandbox, in the bot's own process;
+the zygote imports the mains it forks (a keeper, a plugin's discovery process).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask
             "players.learned.bot"}
 """Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette,
 numpy)."""
-PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe"}
+PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe", "arena.sandbox.zygote"}
 SIZE = 410
 """Lines a module may have ("under about 400")."""
 

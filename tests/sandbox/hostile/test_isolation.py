@@ -26,7 +26,7 @@ from hostile_support import CAPS, FAST, REGISTRY, RULES, needs
 import arena
 from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
-from arena.sandbox import pool
+from arena.sandbox import pool, zygoteproc
 from arena.sandbox.processes import state
 from arena.sandbox.limits import Limits
 from support.processes import alive, all_gone, cpu_seconds
@@ -270,3 +270,25 @@ def test_the_fork_server_is_stopped_while_games_are_played(hostile, play):
     assert table.faults() == [], table.details()
     ((status, before, after),) = seen
     assert status == "T" and after == before
+
+
+@needs("forkserver")
+def test_no_descriptor_leads_a_bot_to_the_zygote(hostile, play):
+    """The bot's keeper was forked from the harness's zygote: neither its fork server (at import)
+    nor its game process holds a socket of the zygote's (whose requests fork processes) or any
+    descriptor the zygote held."""
+    table = play(hostile("descriptors"))
+    assert table.faults() == [], table.details()
+    (report,) = table.reports()
+    zygotes = [z for (pid, _), z in zygoteproc._ZYGOTES.items() if pid == os.getpid()]
+    assert zygotes, "the keeper was not forked from a zygote"
+    held = [*_links(zygotes[0].proc.pid).values(), os.readlink(f"/proc/self/fd/{zygotes[0].sock.fileno()}")]
+    theirs = {link for link in held if link.startswith(("socket:", "pipe:"))}  # not /dev/null
+    assert len([t for t in theirs if t.startswith("socket:")]) == 2
+    for stage in ("import", "game"):
+        assert report[stage] and not set(report[stage].values()) & theirs, (stage, report[stage])
+
+
+def _links(pid: int) -> dict[str, str]:
+    folder = f"/proc/{pid}/fd"
+    return {fd: os.readlink(f"{folder}/{fd}") for fd in os.listdir(folder)}
