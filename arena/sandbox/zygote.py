@@ -1,4 +1,4 @@
-"""The zygote: ``python -m arena.sandbox.zygote CTL PARENT``, a clean interpreter that forks keepers.
+"""The zygote: ``python -m arena.sandbox.zygote CTL PARENT``, a clean interpreter that forks bots' keepers.
 
 A bot's fork server starts with its keeper (:mod:`arena.sandbox.server`), an
 interpreter that imports the arena before it clones the bot's server: about
@@ -19,8 +19,8 @@ forks. Each fork becomes a keeper (or a plugin's discovery process,
 
 The zygote never sees a bot's ``init`` (the harness sends it to the keeper),
 a game or a seed: its memory holds the interpreter, the imported arena and
-the pids it forked, nothing a bot could learn from. It runs one registered
-entry point (:data:`ENTRIES`), never a module named in a request.
+the pids it forked, nothing a bot could learn from. It runs only its
+registered entry points (:data:`ENTRIES`), never a module named in a request.
 
 The protocol, one JSON message a datagram on a SOCK_SEQPACKET socket, each
 answered at once:
@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
                 answer = _handle(ctl, json.loads(data), fds, children)
             except (ValueError, TypeError, KeyError) as e:
                 answer = {"error": f"bad request: {type(e).__name__}: {e}"}
+            except OSError as e:  # no fork (a process limit): this request fails, the zygote serves on
+                answer = {"error": f"{type(e).__name__}: {e}"}
             finally:
                 for fd in fds:
                     _close(fd)
