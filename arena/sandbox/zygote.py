@@ -40,6 +40,7 @@ ends. The harness side is :mod:`arena.sandbox.zygoteproc`.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -59,6 +60,7 @@ and stderr."""
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Answer the harness's requests until it hangs up; then kill what is left of the children."""
     ctl_fd, parent = (int(a) for a in (sys.argv[1:] if argv is None else argv))
     if os.getppid() != parent:
         return 0
@@ -81,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
             except OSError as e:  # no fork (a process limit): this request fails, the zygote serves on
                 answer = {"error": f"{type(e).__name__}: {e}"}
             finally:
-                for fd in fds:
-                    _close(fd)
+                for fd in fds:  # the fork has its copies
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
             ctl.send(json.dumps(answer).encode())
     finally:
         _kill_all(children)
@@ -157,13 +160,6 @@ def _kill_all(children: set[int]) -> None:
             os.waitpid(pid, 0)
         except ChildProcessError:
             pass
-
-
-def _close(fd: int) -> None:
-    try:
-        os.close(fd)
-    except OSError:
-        pass
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ from arena.sandbox import processes
 from arena.sandbox.botproc import ONE_THREAD
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ANSWER_TIMEOUT = 10.0
-"""Seconds to wait for the zygote's answer (it answers at once; longer means it is stopped or stuck)."""
+ANSWER_TIMEOUT = 30.0
+"""Seconds to wait for the zygote's answer (it answers at once once started; longer means it is stopped
+or stuck). It is closed then, which kills any process it forked for that request, before the caller
+execs its keeper instead."""
 
 _ZYGOTES: dict[tuple, "Zygote"] = {}
 _LOCK = threading.Lock()
