@@ -4,8 +4,9 @@
 distributions' metadata, finds each one's top-level module with
 ``importlib.util.find_spec`` (which locates a module without running it) and
 hashes the distribution's files. :func:`discover` then asks one confined child
-process per plugin (``python -s -P -B -m arena.plugins.host``, see
-:mod:`arena.plugins.host`) what the plugin offers; the children run in
+process per plugin (:mod:`arena.plugins.host`, forked from this process's zygote,
+:mod:`arena.sandbox.zygoteproc`, or exec'd as ``python -s -P -B -m arena.plugins.host``)
+what the plugin offers; the children run in
 parallel (:data:`MAX_PARALLEL` at a time). Each answer is plain data (JSON, at most :data:`MAX_REPORT` bytes,
 within ``timeout`` seconds), or an ``{"error": ...}`` saying what went wrong:
 a plugin that hangs, crashes, prints garbage or answers too much costs only

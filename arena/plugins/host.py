@@ -1,4 +1,5 @@
-"""The confined side of plugin discovery: ``python -s -P -B -m arena.plugins.host PARENT``.
+"""The confined side of plugin discovery: ``main([PARENT])`` in a fork of the harness's zygote
+(:mod:`arena.sandbox.zygote`), or ``python -s -P -B -m arena.plugins.host PARENT``.
 
 Started by :func:`arena.plugins.discovery.discover` with a scrubbed environment, in
 ``/``, as the leader of its own process group. In order, it:

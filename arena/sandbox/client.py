@@ -22,9 +22,11 @@ outside (:mod:`arena.sandbox.audit`) before sending it anything, and between
 games a process is frozen and woken only for a deal it never played
 (:mod:`arena.sandbox.pool`); elsewhere a fresh interpreter is started for each
 game (its start-up overlaps the previous game). ``close`` kills everything.
-If the harness dies first, the kernel kills the bot (``PR_SET_PDEATHSIG`` on
-the keeper, the server dies with the keeper, and every game process with the
-server, the init of their PID namespace).
+If the harness dies first, the bot dies with it: the zygote that forked the
+keeper sees the harness's end of its socket close and kills its keepers
+(:mod:`arena.sandbox.zygote`; ``PR_SET_PDEATHSIG`` on the keeper names the
+zygote), the server dies with the keeper, and every game process with the
+server, the init of their PID namespace.
 """
 
 from __future__ import annotations

@@ -1,15 +1,17 @@
-"""The bot side of a fork server: ``python -m arena.sandbox.server CTL MAPS PARENT``.
+"""The bot side of a fork server: ``main([CTL, MAPS, PARENT])``, in a fork of the harness's zygote
+(:mod:`arena.sandbox.zygote`), or exec'd as ``python -m arena.sandbox.server CTL MAPS PARENT``.
 
 Three processes, each started clean:
 
-1. **The keeper** (this exec'd interpreter; never runs bot code) reads the
+1. **The keeper** (a fork of the zygote, which is a clean interpreter that
+   never sees a game, or an interpreter of its own; never runs bot code) reads the
    ``init`` message from the control socket, joins the bot's control groups,
    and clones the server into new user, PID, mount, network, IPC and UTS
    namespaces; it writes the server's id maps, tells the harness the server's
    pid, then writes the id maps of each game process the harness asks it to
    (from inside the server's user namespace, where it holds the capabilities
-   the server gave up). It ends when the harness hangs up or dies
-   (``PR_SET_PDEATHSIG``), and the server dies with it.
+   the server gave up). It ends when the harness hangs up or its parent
+   (the zygote, or the harness) dies (``PR_SET_PDEATHSIG``), and the server dies with it.
 2. **The server** (PID 1 of its namespace) builds its read-only root
    (:func:`arena.sandbox.namespaces.enter_tree`), confines itself (rlimits,
    no capabilities, no new privileges, seccomp ``server``: its death signal

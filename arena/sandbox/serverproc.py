@@ -1,7 +1,8 @@
 """A bot's fork server seen from the harness: start it, fork a process per game, kill it all.
 
-:class:`ForkServer` starts ``python -m arena.sandbox.server`` (see that module)
-in the bot's own control group, sends it ``init`` over a SOCK_SEQPACKET
+:class:`ForkServer` starts the bot's keeper, :mod:`arena.sandbox.server` (see that
+module), forked from this process's zygote (:mod:`arena.sandbox.zygoteproc`) or exec'd
+where there is none, in the bot's own control group, sends it ``init`` over a SOCK_SEQPACKET
 socket and waits for it to import the bot. :meth:`ForkServer.start_game` then
 hands it three fresh pipes and gets back a :class:`~arena.sandbox.botproc.BotProcess`
 for the new game process, timed on that process's own CPU clock. Before the

@@ -3,8 +3,8 @@
 A tournament's worker plays several sandboxed games at a time, each in a
 thread of its own with its own :class:`~arena.sandbox.client.SandboxClient`
 per seat (a client follows one game). Without this, each of those clients
-would start a fork server of its own: a fresh interpreter importing the
-arena and the bot, about a quarter of a second of CPU each. With it, the
+would start a fork server of its own: a keeper forked from the zygote and a
+server importing the bot, each time. With it, the
 clients of one bot on one worker share one server:
 
 - one client at a time starts the server, waits for it, clones a game
