@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.plugins.code_hash import normalised
-from arena.sandbox.paths import DEVICES, SYSTEM
 from arena.sandbox import zygoteproc
 from arena.sandbox.limits import Limits, detect
+from arena.sandbox.paths import DEVICES, SYSTEM
 
 DISCOVERY_TIMEOUT = 15.0
 """Wall-clock seconds one plugin's discovery may take (imports of heavy libraries included)."""
