@@ -13,7 +13,8 @@ forks. Each fork becomes a keeper (or a plugin's discovery process,
   environment the harness asked for (the zygote's own, a keeper's, by default);
 - every descriptor closed but those three and the others the harness passed:
   the zygote's own socket is closed first, so no keeper, server, bot or
-  plugin can ask the zygote for anything;
+  plugin can ask the zygote for anything; the pids of the processes forked
+  before it are dropped from its copy of the zygote's memory;
 - it dies with the zygote (``PR_SET_PDEATHSIG`` in the entry point's ``main``,
   whose parent check names the zygote).
 
@@ -103,6 +104,7 @@ def _handle(ctl: socket.socket, request: dict, fds: list[int], children: set[int
             return {"error": f"expected an environment of strings, got {str(env)[:80]}"}
         pid = os.fork()
         if pid == 0:
+            children.clear()  # the fork's copy: its siblings' pids are none of its business
             _become(ctl, entry, fds, env)  # never returns
         children.add(pid)
         return {"pid": pid}

@@ -292,3 +292,16 @@ def test_no_descriptor_leads_a_bot_to_the_zygote(hostile, play):
 def _links(pid: int) -> dict[str, str]:
     folder = f"/proc/{pid}/fd"
     return {fd: os.readlink(f"{folder}/{fd}") for fd in os.listdir(folder)}
+
+
+@needs("forkserver")
+def test_the_zygote_s_memory_names_no_other_bot(hostile, play, honest):
+    """The bot's keeper is a fork of the zygote taken mid-request: the zygote's frames are still on the
+    fork's stack. What the bot finds there names no other bot's keeper (the honest bot's, forked from
+    the same zygote earlier)."""
+    table = play(hostile("frames"))
+    assert table.faults() == [], table.details()
+    (report,) = table.reports()
+    assert report.get("main", {}).get("children") == "set()", report  # the frames were found and read
+    other = str(honest._server.proc.pid)
+    assert all(other not in text for frame in report.values() for text in frame.values()), report
