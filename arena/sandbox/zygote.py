@@ -20,7 +20,9 @@ forks. Each fork becomes a keeper (or a plugin's discovery process,
 
 The zygote never sees a bot's ``init`` (the harness sends it to the keeper),
 a game or a seed: its memory holds the interpreter, the imported arena and
-the pids it forked, nothing a bot could learn from. It runs only its
+its requests, whose only data are the pids it forked and how they ended
+(a fork drops its copy of the live ones; memory freed earlier may still
+hold some: processes outside the bot's PID namespace, nothing about a game). It runs only its
 registered entry points (:data:`ENTRIES`), never a module named in a request.
 
 The protocol, one JSON message a datagram on a SOCK_SEQPACKET socket, each
