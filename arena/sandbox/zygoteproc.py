@@ -1,23 +1,25 @@
-"""The zygote seen from the harness: bots' keepers forked from one clean interpreter.
+"""The zygote seen from the harness: bots' keepers and plugins' discovery processes forked from one
+clean interpreter.
 
-:func:`keeper` starts a bot's keeper (:mod:`arena.sandbox.server`) as a fork of
-this process's zygote (:mod:`arena.sandbox.zygote`): about a millisecond
-instead of the tenth of a second an interpreter takes to start and import the
-arena. The zygote is started at the first keeper a process asks for, one per
-process and Python executable and environment (a process forked from the
-harness starts its own), and it ends when that process does: its end of the
-socket closes then, whatever the cause (``kill -9`` too), and the zygote kills
-the keepers it started.
+:func:`spawn` starts a bot's keeper (:mod:`arena.sandbox.server`) or a plugin's
+discovery process (:mod:`arena.plugins.host`) as a fork of this process's
+zygote (:mod:`arena.sandbox.zygote`): about a millisecond instead of the tenth
+of a second an interpreter takes to start and import the arena. The zygote is
+started at the first such process this process asks for, one per process and
+Python executable (a process forked from the harness drops its parent's and
+starts its own), with the scrubbed environment of :func:`environment`, and it
+ends when that process does: its end of the socket closes then, whatever the
+cause (``kill -9`` too), and the zygote kills the processes it started.
 
-The keeper comes back as a :class:`Child`, which a caller uses as it would the
-``Popen`` of an exec'd keeper (``pid``, ``poll``, ``wait``, ``returncode``;
+The process comes back as a :class:`Child`, which a caller uses as it would
+the ``Popen`` of an exec'd one (``pid``, ``poll``, ``wait``, ``returncode``;
 :func:`arena.sandbox.processes.kill_group` takes it). It is not this
 process's child: the zygote reaps it when asked, and only then, so its pid
 stays reserved while the harness may still signal its group.
 
 A zygote that cannot start, or has died, is reported as an ``OSError``; the
-caller then execs the keeper as before (:class:`~arena.sandbox.serverproc.ForkServer`
-does). A dead zygote is replaced at the next request.
+caller then execs the process as before (:class:`~arena.sandbox.serverproc.ForkServer`
+and :mod:`arena.plugins.discovery` do). A dead zygote is replaced at the next request.
 """
 
 from __future__ import annotations

@@ -157,3 +157,29 @@ def test_a_request_the_zygote_refuses_is_an_error_and_leaves_it_working():
             os.close(fd)
     finally:
         os.close(null)
+
+
+def test_a_fork_of_the_harness_drops_its_zygotes():
+    """A process forked from a harness with a zygote neither uses that zygote nor keeps its socket
+    (the zygote must see its harness's end close when the harness ends)."""
+    ends = [fd for _ in range(3) for fd in os.pipe()]
+    child = zygoteproc.spawn("plugin-host", (ends[0], ends[3], ends[5]))
+    os.close(ends[1])
+    assert child.wait(timeout=30) == 1
+    for fd in ends[:1] + ends[2:]:
+        os.close(fd)
+    ours = os.readlink(f"/proc/self/fd/{child.zygote.sock.fileno()}")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the fork: report, then leave at once
+        try:
+            held = [os.readlink(f"/proc/self/fd/{fd}") for fd in range(3, 256) if os.path.exists(f"/proc/self/fd/{fd}")]
+            os.write(w, json.dumps({"zygotes": len(zygoteproc._ZYGOTES), "held": held}).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        seen = json.loads(f.read())
+    os.waitpid(pid, 0)
+    assert seen["zygotes"] == 0 and ours not in seen["held"], (ours, seen)
+    assert child.zygote.broken == "" and zygoteproc._ZYGOTES  # the parent's is untouched
