@@ -68,7 +68,8 @@ def _children(server: int, game: int, others: set[int]) -> str | None:
     return None
 
 
-def _links(pid: int) -> dict[int, str]:
+def fd_links(pid: int) -> dict[int, str]:
+    """What each of ``pid``'s descriptors points to (``/proc/PID/fd``; one closed meanwhile is skipped)."""
     base = f"/proc/{pid}/fd"
     found = {}
     for name in os.listdir(base):
@@ -85,13 +86,13 @@ def _pipe_ids(fds: tuple[int, ...]) -> set[str]:
 
 def _server_files(server: int, pipes: tuple[int, int, int]) -> str | None:
     game = _pipe_ids(pipes)
-    for fd, target in _links(server).items():
+    for fd, target in fd_links(server).items():
         if target in game:
             return f"the bot's fork server kept a game pipe open (fd {fd})"
         if not (target.startswith("socket:") or target.startswith("pipe:")
                 or target == "/dev/null"):
             return f"the bot's fork server holds an open file (fd {fd}: {target[:80]})"
-    sockets = [t for t in _links(server).values() if t.startswith("socket:")]
+    sockets = [t for t in fd_links(server).values() if t.startswith("socket:")]
     if len(sockets) > 1:
         return "the bot's fork server holds more than its control socket"
     return None
@@ -99,7 +100,7 @@ def _server_files(server: int, pipes: tuple[int, int, int]) -> str | None:
 
 def _game_files(game: int, pipes: tuple[int, int, int]) -> str | None:
     allowed = _pipe_ids(pipes) | {"/dev/null"}
-    for fd, target in _links(game).items():
+    for fd, target in fd_links(game).items():
         if target not in allowed:
             return f"the bot's game process holds an inherited file (fd {fd}: {target[:80]})"
     return None

@@ -17,6 +17,7 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.plugins.registry import load
 from arena.sandbox import zygoteproc
+from arena.sandbox.audit import fd_links
 from arena.sandbox.client import SandboxClient
 from arena.sandbox.limits import detect
 from arena.tournament.spec import LimitsSpec
@@ -25,11 +26,6 @@ REGISTRY = load(autoload=False)
 LIMITS = LimitsSpec(decision_ms=200, bank_ms=0, startup_ms=10000, memory_mb=1024)
 LINUX = sys.platform.startswith("linux")
 pytestmark = pytest.mark.skipif(not LINUX, reason="the zygote is read through Linux's /proc")
-
-
-def links(pid: int) -> dict[int, str]:
-    folder = f"/proc/{pid}/fd"
-    return {int(fd): os.readlink(f"{folder}/{fd}") for fd in os.listdir(folder)}
 
 
 def environ(pid: int) -> dict[str, str]:
@@ -43,6 +39,22 @@ def stat(pid: int) -> list[str]:
         return f.read().rsplit(b")", 1)[1].decode().split()
 
 
+def _ended_discovery() -> zygoteproc.Child:
+    """A discovery process forked from this process's zygote and given an empty request, after its end
+    (it fails on it: exit code 1)."""
+    ends = [fd for _ in range(3) for fd in os.pipe()]
+    in_r, in_w, out_r, out_w, err_r, err_w = ends
+    try:
+        child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w))
+        os.close(in_w)
+        ends.remove(in_w)
+        child.wait(timeout=30)
+    finally:
+        for fd in ends:
+            os.close(fd)
+    return child
+
+
 def test_a_forked_process_holds_its_three_pipes_and_nothing_else():
     """A discovery process waiting for its request: its stdin, stdout and stderr are the pipes it
     was given and it holds no other descriptor (not the zygote's socket); its own session, in /,
@@ -53,8 +65,8 @@ def test_a_forked_process_holds_its_three_pipes_and_nothing_else():
     child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w), env=env)
     try:
         mine = {fd: os.readlink(f"/proc/self/fd/{fd}") for fd in (in_r, out_w, err_w)}
-        assert wait_for(lambda: links(child.pid) == {0: mine[in_r], 1: mine[out_w], 2: mine[err_w]}), \
-            links(child.pid)
+        assert wait_for(lambda: fd_links(child.pid) == {0: mine[in_r], 1: mine[out_w], 2: mine[err_w]}), \
+            fd_links(child.pid)
         state, ppid, pgrp, session = stat(child.pid)[:4]
         zygote = child.zygote.proc.pid
         assert (int(ppid), int(pgrp), int(session)) == (zygote, child.pid, child.pid)
@@ -85,7 +97,7 @@ def test_the_zygote_holds_only_its_socket_and_a_keepers_environment():
             zygote = keeper.zygote.proc.pid
             assert environ(zygote) == zygoteproc.environment()
             assert "ZYGOTE_TEST_SECRET" not in environ(keeper.pid)
-            held = links(zygote)
+            held = fd_links(zygote)
             assert sorted(held.values())[:3] == ["/dev/null"] * 3
             assert [link for fd, link in held.items() if fd > 2 and not link.startswith("socket:")] == []
         finally:
@@ -149,12 +161,7 @@ def test_a_request_the_zygote_refuses_is_an_error_and_leaves_it_working():
     try:
         with pytest.raises(OSError, match=r"expected 5 descriptors \(stdin, stdout, stderr and 2 more\), got 3"):
             zygoteproc.spawn("keeper", (null, null, null))
-        ends = [fd for _ in range(3) for fd in os.pipe()]
-        child = zygoteproc.spawn("plugin-host", (ends[0], ends[3], ends[5]))
-        os.close(ends[1])
-        assert child.wait(timeout=30) == 1
-        for fd in ends[:1] + ends[2:]:
-            os.close(fd)
+        assert _ended_discovery().returncode == 1
     finally:
         os.close(null)
 
@@ -162,12 +169,8 @@ def test_a_request_the_zygote_refuses_is_an_error_and_leaves_it_working():
 def test_a_fork_of_the_harness_drops_its_zygotes():
     """A process forked from a harness with a zygote neither uses that zygote nor keeps its socket
     (the zygote must see its harness's end close when the harness ends)."""
-    ends = [fd for _ in range(3) for fd in os.pipe()]
-    child = zygoteproc.spawn("plugin-host", (ends[0], ends[3], ends[5]))
-    os.close(ends[1])
-    assert child.wait(timeout=30) == 1
-    for fd in ends[:1] + ends[2:]:
-        os.close(fd)
+    child = _ended_discovery()
+    assert child.returncode == 1
     ours = os.readlink(f"/proc/self/fd/{child.zygote.sock.fileno()}")
     r, w = os.pipe()
     pid = os.fork()

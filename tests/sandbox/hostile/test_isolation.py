@@ -27,6 +27,7 @@ import arena
 from arena.bots.referee import InProcessClient, play_game
 from arena.sandbox.client import SandboxClient
 from arena.sandbox import pool, zygoteproc
+from arena.sandbox.audit import fd_links
 from arena.sandbox.processes import state
 from arena.sandbox.limits import Limits
 from support.processes import alive, all_gone, cpu_seconds
@@ -282,16 +283,11 @@ def test_no_descriptor_leads_a_bot_to_the_zygote(hostile, play):
     (report,) = table.reports()
     zygotes = [z for (pid, _), z in zygoteproc._ZYGOTES.items() if pid == os.getpid()]
     assert zygotes, "the keeper was not forked from a zygote"
-    held = [*_links(zygotes[0].proc.pid).values(), os.readlink(f"/proc/self/fd/{zygotes[0].sock.fileno()}")]
+    held = [*fd_links(zygotes[0].proc.pid).values(), os.readlink(f"/proc/self/fd/{zygotes[0].sock.fileno()}")]
     theirs = {link for link in held if link.startswith(("socket:", "pipe:"))}  # not /dev/null
     assert len([t for t in theirs if t.startswith("socket:")]) == 2
     for stage in ("import", "game"):
         assert report[stage] and not set(report[stage].values()) & theirs, (stage, report[stage])
-
-
-def _links(pid: int) -> dict[str, str]:
-    folder = f"/proc/{pid}/fd"
-    return {fd: os.readlink(f"{folder}/{fd}") for fd in os.listdir(folder)}
 
 
 @needs("forkserver")
