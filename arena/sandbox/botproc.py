@@ -111,10 +111,7 @@ class BotProcess:
                                 start_new_session=True, cwd=self.tmpdir, env=self._env())
 
     def _env(self) -> dict[str, str]:
-        """A scrubbed environment: nothing of the harness's leaks to the bot."""
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                "HOME": self.tmpdir, "TMPDIR": self.tmpdir, "PYTHONHASHSEED": "0",
-                "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
+        return scrubbed_env(self.tmpdir)
 
     # ---------------------------------------------------------------- talking
     def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:
@@ -297,6 +294,13 @@ def read_answer(value, key: str) -> tuple[Status, object, str]:
     if key not in value:
         return Status.MALFORMED, None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
     return Status.OK, value[key], ""
+
+
+def scrubbed_env(home: str) -> dict[str, str]:
+    """A bot process's environment, nothing of the harness's in it; ``home`` is its HOME and TMPDIR."""
+    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+            "HOME": home, "TMPDIR": home, "PYTHONHASHSEED": "0",
+            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
 
 
 def describe_exit(code: int | None) -> str:

@@ -34,9 +34,8 @@ import threading
 import time
 
 from arena.sandbox import processes
-from arena.sandbox.botproc import ONE_THREAD
+from arena.sandbox.botproc import scrubbed_env
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ANSWER_TIMEOUT = 30.0
 """Seconds to wait for the zygote's answer (it answers at once once started; longer means it is stopped
 or stuck). It is closed then, which kills any process it forked for that request, before the caller
@@ -153,9 +152,7 @@ def _orphan_status(pid: int) -> int | None:
 
 def environment() -> dict[str, str]:
     """The zygote's environment, and so a keeper's: nothing of the harness's."""
-    return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-            "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONHASHSEED": "0",
-            "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
+    return scrubbed_env("/tmp")
 
 
 def spawn(entry: str, stdio: tuple[int, int, int], fds: list[int] = (), *,
