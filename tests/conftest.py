@@ -23,7 +23,8 @@ test, so that it passes whichever worker runs it, next to whichever other tests:
   import by default: the suite starts some hundreds of fresh interpreters (``arena`` commands,
   pool and Dask workers, sandbox keepers), and where ``PYTHONDONTWRITEBYTECODE`` is set (as on
   the CI machines) each of them would compile the arena again, 0.1 s of the 0.2 s an
-  ``arena`` command takes to start.
+  ``arena`` command takes to start. The test modules' assertion-rewritten bytecode is written
+  then too (:mod:`support.rewrite_cache`): each worker reads it instead of rewriting them all.
 - No fixed sleep where an event can be awaited: ``support.processes.wait_for`` polls a condition
   with a deadline (PATIENCE, spent only when the test is failing). No assertion on how long
   something took (timings belong in benchmarks/); a deadline a test waits for is generous, a
@@ -44,6 +45,7 @@ import pytest
 from arena import Game, Rules
 from arena.game.cards import PACK
 from arena.plugins.registry import DISABLE_ENV, ENTRY_POINT_GROUP
+from support import rewrite_cache
 from support.legality import expected_legal_mask
 from support.zygote import Zygote
 from arena.game.seeds import Secret, user_secret_path, write_secret
@@ -233,7 +235,8 @@ def fake_plugins(tmp_path, monkeypatch):
 def pytest_configure(config: pytest.Config) -> None:
     """Dask's local clusters fork their workers from a forkserver; and in the run's first process (not
     in each xdist worker): byte-compile ``arena/`` and ``players/`` (only what changed since the last
-    time), so that the run's fresh interpreters read bytecode."""
+    time), so that the run's fresh interpreters read bytecode, and write the test modules' and
+    plugins' assertion-rewritten bytecode (:mod:`support.rewrite_cache`), so that each worker reads it."""
     # Before any test module imports dask, which reads its config from the environment then. A spawned
     # Dask worker started an interpreter and imported distributed, about 0.8 s of CPU each; forked from
     # a server that imported distributed once, far less (Dask's own suite does the same). The tests'
@@ -244,6 +247,7 @@ def pytest_configure(config: pytest.Config) -> None:
     root = Path(__file__).resolve().parents[1]
     for package in ("arena", "players"):
         compileall.compile_dir(root / package, quiet=2)
+    rewrite_cache.write(config, rewrite_cache.sources(config, root / "tests"))
 
 
 @pytest.hookimpl(tryfirst=True)
