@@ -290,11 +290,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Freeze what collection made (the test modules, the arena, hypothesis, Dask, matplotlib: some
-    160,000 objects a worker): the collector's full passes, triggered by the tests' allocations, then
-    walk only what the tests made (in tests/game, tests/results and tests/players, 4.2 s of a run's
-    collections became 2.7 s). Objects the tests make are collected as before."""
+    225,000 objects a worker in a full run): the collector's full passes, which the tests'
+    allocations trigger, then walk only what the tests made (over tests/game, tests/results and
+    tests/players, 4.2 s of a run's collections became 2.7 s). The tests' objects are collected
+    as before."""
     gc.collect()
     gc.freeze()
