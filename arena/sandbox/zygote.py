@@ -19,8 +19,9 @@ forks. Each fork becomes a keeper (or a plugin's discovery process,
   whose parent check names the zygote).
 
 The zygote never sees a bot's ``init`` (the harness sends it to the keeper),
-a game or a seed: its memory holds the interpreter, the imported arena (and pyseccomp, loaded once) and
-its requests, whose only data are the pids it forked and how they ended
+a game or a seed: its memory holds the interpreter, the imported arena and
+pyseccomp (loaded once, :func:`_preload`), and its requests, whose only data
+are the pids it forked and how they ended
 (a fork drops its copy of the live ones; memory freed earlier may still
 hold some: processes outside the bot's PID namespace, nothing about a game). It runs only its
 registered entry points (:data:`ENTRIES`), never a module named in a request.
@@ -97,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _preload() -> None:
     """Load pyseccomp once, here: every keeper's server and discovery process loads it before its
-    layers, and its import runs ``ldconfig -p`` (about 20 ms of CPU a process); a fork has it loaded.
-    A machine without it gets the layer's own report, as before."""
+    layers, and its import runs ``ldconfig -p`` (about 5 ms of CPU in a process that imported the
+    arena); a fork has it loaded. A machine without it gets the layer's own report, as before."""
     with contextlib.suppress(ImportError, RuntimeError):
         seccomp.binding()
 

@@ -4,8 +4,8 @@ pytest rewrites the asserts of every test module it imports and of the modules o
 distributions (hypothesis, anyio, xdist), and keeps the result in ``__pycache__`` files of its own
 unless ``PYTHONDONTWRITEBYTECODE`` is set, as it is on the CI machines. Then each xdist worker
 rewrote all it imported again: about 3.3 s of CPU a worker (1.8 s for the suite's 102 test modules
-and conftests, most of the rest for hypothesis's), a third of its start. :func:`write` writes pytest's own cache files for them, split
-over two processes, so that the workers read them instead.
+and conftests, most of the rest for hypothesis's), a third of its start. :func:`write` writes
+pytest's own cache files for them, split over two processes, so that the workers read them instead.
 
 It calls pytest's internal functions (``_pytest.assertion.rewrite``; pytest is pinned below 9.2 in
 pyproject.toml). Should they change, nothing is written, and each worker rewrites as before: the
@@ -75,7 +75,7 @@ def write(config: pytest.Config, paths: list[Path]) -> int:
                 continue  # the worker meets the same file and says what is wrong with it
         return done
 
-    if len(todo) < 2:
+    if len(todo) < 2 or not hasattr(os, "fork"):
         return run(todo)
     pid = os.fork()
     if pid == 0:
