@@ -180,13 +180,7 @@ def _serve(ctl: socket.socket, init: dict) -> int:
     _send(ctl, {"ready": True, "confinement": report.to_dict()})
     gc.collect()
     gc.freeze()  # game processes then copy fewer of the server's pages (no collector writes)
-    while True:
-        try:
-            data, fds, _, _ = socket.recv_fds(ctl, MAX_MESSAGE, GAME_FDS)
-        except OSError:
-            return 0
-        if not data:
-            return 0
+    for _, fds in requests(ctl, MAX_MESSAGE, GAME_FDS):
         if len(fds) != GAME_FDS:
             return 2  # the harness never sends this
         _reap()
@@ -203,6 +197,20 @@ def _serve(ctl: socket.socket, init: dict) -> int:
         for fd in fds:
             os.close(fd)
         _send(ctl, {"forked": pid})
+    return 0
+
+
+def requests(ctl: socket.socket, max_message: int, max_fds: int):
+    """Each datagram that comes on ``ctl``, with the descriptors sent with it, until the other end
+    hangs up or the socket fails (the keeper's and the zygote's way to hear their harness)."""
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(ctl, max_message, max_fds)
+        except OSError:
+            return
+        if not data:
+            return
+        yield data, fds
 
 
 def _game_setup(init: dict) -> dict:

@@ -74,13 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()  # forks copy fewer pages (no collector writes to the imported modules' objects)
     try:
-        while True:
-            try:
-                data, fds, _, _ = socket.recv_fds(ctl, MAX_MESSAGE, MAX_FDS)
-            except OSError:
-                return 0
-            if not data:
-                return 0
+        for data, fds in server.requests(ctl, MAX_MESSAGE, MAX_FDS):
             try:
                 answer = _handle(ctl, json.loads(data), fds, children)
             except (ValueError, TypeError, KeyError) as e:
@@ -92,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                     with contextlib.suppress(OSError):
                         os.close(fd)
             ctl.send(json.dumps(answer).encode())
+        return 0
     finally:
         _kill_all(children)
 
