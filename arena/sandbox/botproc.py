@@ -104,8 +104,7 @@ class BotProcess:
         self.closed = False
 
     def _spawn(self, python: str, cmd_r: int, rep_w: int, log_w: int) -> subprocess.Popen:
-        argv = [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.host",
-                str(cmd_r), str(rep_w), str(os.getpid())]
+        argv = clean_command(python, "arena.sandbox.host", cmd_r, rep_w, os.getpid())
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
                                 pass_fds=(cmd_r, rep_w), close_fds=True,
                                 start_new_session=True, cwd=self.tmpdir, env=self._env())
@@ -294,6 +293,14 @@ def read_answer(value, key: str) -> tuple[Status, object, str]:
     if key not in value:
         return Status.MALFORMED, None, f"the reply has no {key!r} (keys: {', '.join(map(str, value))[:200]})"
     return Status.OK, value[key], ""
+
+
+def clean_command(python: str, module: str, *args) -> list[str]:
+    """The command line of a clean interpreter running ``module`` with ``args``: no user site folder,
+    no script folder on the path, no bytecode written, faulthandler on. An exec'd bot host, a keeper
+    where there is no zygote, and the zygote itself start so: a fork of the zygote is what an exec'd
+    keeper would be."""
+    return [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", module, *map(str, args)]
 
 
 def scrubbed_env(home: str) -> dict[str, str]:

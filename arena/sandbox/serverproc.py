@@ -26,7 +26,7 @@ import time
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire, zygoteproc
-from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, describe_exit
+from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, clean_command, describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 from arena.sandbox.roots import make_root
@@ -284,8 +284,7 @@ def _keeper(python: str, ctl: int, maps: int, log: int) -> zygoteproc.Child | su
         return zygoteproc.spawn("keeper", (null, log, log), [ctl, maps], python=python)
     except OSError:
         return subprocess.Popen(
-            [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.server",
-             str(ctl), str(maps), str(os.getpid())],
+            clean_command(python, "arena.sandbox.server", ctl, maps, os.getpid()),
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, pass_fds=(ctl, maps),
             close_fds=True, start_new_session=True, cwd="/", env=zygoteproc.environment())
     finally:

@@ -34,7 +34,7 @@ import threading
 import time
 
 from arena.sandbox import processes
-from arena.sandbox.botproc import scrubbed_env
+from arena.sandbox.botproc import clean_command, scrubbed_env
 
 ANSWER_TIMEOUT = 30.0
 """Seconds to wait for the zygote's answer (it answers at once once started; longer means it is stopped
@@ -52,8 +52,7 @@ class Zygote:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.proc = subprocess.Popen(
-                [python, "-s", "-P", "-B", "-X", "faulthandler", "-m", "arena.sandbox.zygote",
-                 str(theirs.fileno()), str(os.getpid())],
+                clean_command(python, "arena.sandbox.zygote", theirs.fileno(), os.getpid()),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/", env=env)
         except BaseException:
