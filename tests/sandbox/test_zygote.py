@@ -20,6 +20,7 @@ from arena.sandbox import zygoteproc
 from arena.sandbox.audit import fd_links
 from arena.sandbox.client import SandboxClient
 from arena.sandbox.limits import detect
+from arena.sandbox.processes import children
 from arena.tournament.spec import LimitsSpec
 
 REGISTRY = load(autoload=False)
@@ -32,11 +33,6 @@ def environ(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/environ", "rb") as f:
         pairs = [entry.decode().split("=", 1) for entry in f.read().split(b"\0") if entry]
     return dict(pairs)
-
-
-def stat(pid: int) -> list[str]:
-    with open(f"/proc/{pid}/stat", "rb") as f:
-        return f.read().rsplit(b")", 1)[1].decode().split()
 
 
 def _ended_discovery() -> zygoteproc.Child:
@@ -67,9 +63,8 @@ def test_a_forked_process_holds_its_three_pipes_and_nothing_else():
         mine = {fd: os.readlink(f"/proc/self/fd/{fd}") for fd in (in_r, out_w, err_w)}
         assert wait_for(lambda: fd_links(child.pid) == {0: mine[in_r], 1: mine[out_w], 2: mine[err_w]}), \
             fd_links(child.pid)
-        state, ppid, pgrp, session = stat(child.pid)[:4]
-        zygote = child.zygote.proc.pid
-        assert (int(ppid), int(pgrp), int(session)) == (zygote, child.pid, child.pid)
+        assert child.pid in children(child.zygote.proc.pid)
+        assert (os.getpgid(child.pid), os.getsid(child.pid)) == (child.pid, child.pid)
         assert os.readlink(f"/proc/{child.pid}/cwd") == "/"
         assert child.poll() is None
         os.close(in_w)  # an empty request: its JSON fails to parse
