@@ -68,9 +68,10 @@ def write(config: pytest.Config, paths: list[Path]) -> int:
         done = 0
         for path in share:
             try:
-                cache_file(path).parent.mkdir(exist_ok=True)
+                pyc = cache_file(path)
+                pyc.parent.mkdir(exist_ok=True)
                 stat, code = rewrite_test(path, config)
-                done += bool(write_pyc(state, code, stat, cache_file(path)))
+                done += bool(write_pyc(state, code, stat, pyc))
             except Exception:  # noqa: BLE001 - a cache file not written must not stop the run
                 continue  # the worker meets the same file and says what is wrong with it
         return done
