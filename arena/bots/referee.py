@@ -236,8 +236,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     logs = [SeatLog() for _ in clients]
     sent = [0] * len(clients)
     tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
-    shared = [getattr(c, "reads_events_only", False) for c in clients]
-    made: dict[int, dict] = {}  # the public events' dicts, shared by the seats that only read them
+    compact = [getattr(c, "takes_compact", False) for c in clients]  # sandboxed: events.for_seat_compact
     public = PublicTracker(game) if any(tuples) else None  # the public events taken in once for those seats
 
     def new_events(seat: int):
@@ -245,17 +244,18 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
             return ev.SeatEvents(game, seat, start, stop, public)
-        if shared[seat]:
-            return ev.for_seat_shared(game, seat, start, made)
+        if compact[seat]:
+            return ev.for_seat_compact(game, seat, start)
         return game.seat_events(seat, start)
 
-    preamble = [match.to_event()] if match is not None else []
+    first = match.to_event() if match is not None else None   # a match hand's seats see the match first
     if match is not None:
         extra["match"] = match.to_dict()
     for seat, client in enumerate(clients):
         events = new_events(seat)
-        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], preamble + events if preamble else events,
-                             deal=seed)
+        if first is not None:
+            events = [(first["type"], first) if compact[seat] else first, *events]
+        reply = client.begin(seat, len(clients), rules, bot_seeds[seat], events, deal=seed)
         if reply.status != Status.OK:
             logs[seat].faults.append({"kind": str(reply.status), "detail": reply.detail, "event": 0, "at": "start"})
     state, events, seat_events = game.state, game.events, ev.SeatEvents

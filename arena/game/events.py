@@ -102,26 +102,29 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
     return [to_json(game, e, seat) for e in game.events[start:]]
 
 
-_PUBLIC = frozenset({PLAY, CLEAN, PICKUP, OUT, TRUMP, FAULT, FORFEIT})
-"""The events whose dict is the same for every seat."""
+AS_TUPLES = frozenset({PLAY, CLEAN, PICKUP, TRUMP, OUT})
+"""The events a compact batch (:func:`for_seat_compact`) carries as the engine's own tuples: public,
+the same for every seat, and what :func:`arena.game.public_tracker.take_in_public` reads."""
 
 
-def for_seat_shared(game, seat: int, start: int, made: dict[int, dict]) -> list[dict]:
-    """:func:`for_seat`, each public event's dict made once and handed to every seat that asks.
+def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
+    """:func:`for_seat` in compact form, for a seat that follows the game through a pipe.
 
-    ``made`` (event index -> dict) is kept by the caller for one game. Only for
-    readers that never change a dict (the sandboxed client encodes them).
+    A play, clean, pick-up, trump or out (nearly every event) is the engine's own
+    tuple, in card ids: what its dict says, no more (:func:`to_json` makes the one
+    from the other), and the same object for every seat. Every other event is
+    ``(kind, its dict as seat may see it)``: the deal, draws and takes show other
+    seats' cards to no one but whom :func:`for_seat` shows them to.
+    :class:`arena.game.follow.FramedSeat` takes a batch in, as decoded from JSON.
     """
-    out, table, public = [], _JSON, _PUBLIC
-    for i, e in enumerate(game.events[start:], start):
-        if e[0] in public:
-            d = made.get(i)
-            if d is None:
-                d = made[i] = table[e[0]](game, e, seat)
-            out.append(d)
-        else:
-            out.append(table[e[0]](game, e, seat))
-    return out
+    kinds, table = AS_TUPLES, _JSON
+    return [e if e[0] in kinds else (e[0], table[e[0]](game, e, seat)) for e in game.events[start:]]
+
+
+def from_compact(e, seat: int) -> dict:
+    """The dict :func:`for_seat` gives ``seat`` for one event of a compact batch (a tuple or a decoded list;
+    ``(None, dict)`` stands for a plain event dict)."""
+    return e[1] if e[0] not in AS_TUPLES else _JSON[e[0]](None, e, seat)
 
 
 class SeatEvents(NamedTuple):

@@ -121,6 +121,64 @@ class GameSeat(SeatTracker):
         return view
 
 
+class FramedSeat(GameSeat):
+    """A :class:`GameSeat` fed compact batches (:func:`arena.game.events.for_seat_compact`) as decoded
+    from JSON: the sandbox's host, which follows its seat through a pipe, with no game at hand.
+
+    The public events go to the tracker's methods on card ids as in-process; the
+    deal, draws and takes through their dicts (and so does a batch of plain event
+    dicts, which a client wrapped by another is handed). The seat's own log of what it was
+    sent stands in for the game's events: its ``history`` dicts are made from it
+    when a view's ``history`` is first read, equal to :func:`~arena.game.events.for_seat`'s.
+    """
+
+    def __init__(self, seat: int, players: int, rules) -> None:
+        super().__init__(seat, players, rules)
+        self._game = _Sent()
+
+    def feed_many(self, events) -> None:
+        sent, kinds = self._game.events, _KINDS
+        start = len(sent)
+        for e in events:
+            if type(e) is dict:   # an event dict (what a client gets when another wraps it): kept as (None, dict)
+                e = [None, e]
+            else:
+                kind = kinds.get(e[0]) if type(e) is list and e else None
+                if kind is None:
+                    raise ValueError(f"expected a compact event, a list that starts with its kind, got {e!r:.80}")
+                e[0] = kind   # the module's own string: take_in_public compares kinds by identity
+            sent.append(e)
+        stop = len(sent)
+        while start < stop:
+            start = take_in_public(self, sent, start, stop)
+            if start < stop:
+                e = sent[start]
+                handler = getattr(self, "_on_" + e[1]["type"], None)
+                if handler is not None:
+                    handler(e[1])
+                start += 1
+        self.seen_events = stop
+
+    def history_upto(self, upto: int) -> tuple[dict, ...]:
+        history, seat = self.history, self.seat
+        if len(history) < upto:
+            history.extend(ev.from_compact(e, seat) for e in self._game.events[len(history):upto])
+        return tuple(history[:upto])
+
+
+class _Sent:
+    """What a :class:`FramedSeat` was sent, in its compact form: its stand-in for a game."""
+
+    __slots__ = ("events",)
+
+    def __init__(self) -> None:
+        self.events: list[list] = []
+
+
+_KINDS = {k: k for k in (ev.DEAL, ev.PLAY, ev.TRUMP, ev.CLEAN, ev.PICKUP, ev.DRAW, ev.TAKE, ev.OUT,
+                         ev.FAULT, ev.FORFEIT, ev.END, "match")}
+
+
 def _attach(public: PublicTracker, game) -> PublicTracker:
     if public.game is not game:
         raise ValueError("a seat's public tracker follows another game than its events")

@@ -117,6 +117,7 @@ class _Timed:
 
     def __init__(self, inner, times: list[float]) -> None:
         self.inner, self.times, self.name = inner, times, inner.name
+        self.takes_compact = getattr(inner, "takes_compact", False)  # handed what the inner client is
 
     def begin(self, *args, **kw):
         return self.inner.begin(*args, **kw)

@@ -75,7 +75,9 @@ class SandboxClient:
     the same time (:mod:`arena.sandbox.shared_server`); None: its own.
     """
 
-    reads_events_only = True  # it encodes the event dicts it is given: the referee may share them
+    takes_compact = True
+    """The referee hands it each batch of events compact (:func:`arena.game.events.for_seat_compact`):
+    it sends them on as they are, and the host's :class:`~arena.game.follow.FramedSeat` takes them in."""
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:

@@ -16,8 +16,9 @@ interpreter, before any game exists. In order, it:
      fresh bot is built with that seed and its ``new_game`` called;
      answers ``{"ok": true}``;
    - ``decide``: new events, the legal actions, the decision kind: the
-     seat's tracker (a :class:`~arena.game.follow.GameSeat`) takes in the new
-     events alone and hands the bot a lazy view (each field worked out when
+     seat's tracker (a :class:`~arena.game.follow.FramedSeat`) takes in the new
+     events alone (compact: :func:`arena.game.events.for_seat_compact`) and
+     hands the bot a lazy view (each field worked out when
      the bot first reads it, equal to the view rebuilt from the seat's
      events), then the bot's ``act`` is called;
      answers ``{"action": ...}``;
@@ -48,7 +49,7 @@ from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.status import Status
-from arena.game.follow import GameSeat
+from arena.game.follow import FramedSeat
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
 
@@ -106,7 +107,7 @@ class Host:
         self.reply, self.parent = reply_fd, parent
         self.factory = None
         self.bot = None
-        self.tracker: GameSeat | None = None
+        self.tracker: FramedSeat | None = None
         self._rules: tuple[dict, Rules] | None = None
 
     def send(self, obj) -> None:
@@ -159,7 +160,7 @@ class Host:
     def game(self, m: dict) -> dict:
         """A new game: a fresh bot with the seed, fed the seat's events so far."""
         self.bot = None
-        self.tracker = GameSeat(m["seat"], m["players"], self.rules(m["rules"]))
+        self.tracker = FramedSeat(m["seat"], m["players"], self.rules(m["rules"]))
         self.tracker.feed_many(m["events"])
         bot = self.factory(seed=m["seed"])
         if not callable(getattr(bot, "act", None)):

@@ -1,8 +1,12 @@
 """The referee's in-process fast path (event tuples, lazy views) plays exactly the games the event dicts play."""
 
+import orjson
+
 from arena import Game, Rules
 from arena.bots.referee import InProcessClient, play_game
 from arena.plugins.registry import load
+from arena.game.events import AS_TUPLES, from_compact
+from arena.game.follow import FramedSeat
 
 REGISTRY = load(autoload=False)
 
@@ -27,39 +31,45 @@ def test_tuple_fed_and_dict_fed_clients_play_the_same_records():
             assert [t["decisions"] for t in a["timings"]] == [t["decisions"] for t in b["timings"]]
 
 
-class SharingClient(DictClient):
-    """A client that says it only reads its event dicts: the referee may hand seats the same dicts."""
+class CompactClient(DictClient):
+    """A client that takes compact batches, as the sandboxed one does: its seat is a FramedSeat fed
+    each batch as the host gets it, through JSON."""
 
-    reads_events_only = True
+    takes_compact = True
 
     def __init__(self, spec) -> None:
         super().__init__(spec)
-        self.got: list[dict] = []
+        self.got: list = []
 
     def begin(self, seat, players, rules, seed, events, deal=None):
         self.got = list(events)
-        return super().begin(seat, players, rules, seed, events, deal)
+        reply = super().begin(seat, players, rules, seed, [], deal)
+        self.tracker = FramedSeat(seat, players, rules)
+        self.tracker.feed_many(orjson.loads(orjson.dumps(events)))
+        return reply
 
     def decide(self, events, legal, decision):
         self.got.extend(events)
-        return super().decide(events, legal, decision)
+        return super().decide(orjson.loads(orjson.dumps(events)), legal, decision)
 
     def finish(self, events, result):
         self.got.extend(events)
-        super().finish(events, result)
+        super().finish(orjson.loads(orjson.dumps(events)), result)
 
 
-def test_clients_that_only_read_get_each_seats_own_events_and_the_same_records():
+def test_compact_clients_get_each_seats_own_events_and_play_the_same_records():
     names = ["heuristic", "random", "low", "high"]
-    for preset, players in (("getaway", 4), ("bhabho", 4), ("getaway", 3)):
+    for preset, players in (("getaway", 4), ("bhabho", 4), ("getaway", 3), ("donkey", 5)):
         rules = Rules.preset(preset)
-        plain = [DictClient(REGISTRY.get(n)) for n in names[:players]]
-        sharing = [SharingClient(REGISTRY.get(n)) for n in names[:players]]
+        plain = [DictClient(REGISTRY.get(n)) for n in (names * 2)[:players]]
+        compact = [CompactClient(REGISTRY.get(n)) for n in (names * 2)[:players]]
         for seed in range(6):
-            a, b = play_game(rules, plain, seed), play_game(rules, sharing, seed)
+            a, b = play_game(rules, plain, seed), play_game(rules, compact, seed)
             assert without_timings(a) == without_timings(b)
             replay = Game.from_record(b)
-            for seat, client in enumerate(sharing):
-                assert client.got == replay.seat_events(seat)  # draws and takes filtered per seat
-            plays = [[e for e in c.got if e["type"] == "play"] for c in sharing]
-            assert all(p[0] is plays[0][0] for p in plays[1:])  # public events: one dict, shared
+            for seat, client in enumerate(compact):   # what each seat was sent says what its dicts say, no more
+                assert [from_compact(e, seat) for e in client.got] == replay.seat_events(seat)
+            plays = [[e for e in c.got if e[0] == "play"] for c in compact]
+            assert all(p[0] is plays[0][0] for p in plays[1:])  # public events: the engine's tuple, shared
+            assert all(type(e) is tuple and len(e) == 2 and type(e[1]) is dict
+                       for c in compact for e in c.got if e[0] not in AS_TUPLES)

@@ -4,11 +4,12 @@ import dataclasses
 import pickle
 import random
 
+import orjson
 import pytest
 
 from arena import PRESETS, Game, PlayerView, Rules
 from arena.game import events as ev
-from arena.game.follow import GameSeat, LazyView
+from arena.game.follow import FramedSeat, GameSeat, LazyView
 from arena.game.public_tracker import PublicTracker
 from arena.game.views import view_from_events
 
@@ -19,21 +20,29 @@ VARIANTS = [Rules.preset(p) for p in sorted(PRESETS)] + [
 ]
 
 
-def play_following(rules: Rules, players: int, seed: int, shared: bool = False):
+def play_following(rules: Rules, players: int, seed: int, shared: bool | str = False):
     """Play one random game (with some faults); at each decision pair the followed seat's lazy view
     with the view rebuilt from scratch from the seat's event dicts. Fields of the lazy view are read
     in a random order, some at once, the rest only after the game is over. ``shared``: the seats
-    share a public tracker (as the referee's in-process seats do)."""
+    share a public tracker (as the referee's in-process seats do); ``"framed"``: each seat is a
+    FramedSeat fed compact batches through JSON (as the sandbox's host is); ``"framed-dicts"``:
+    a FramedSeat fed event dicts through JSON."""
     game = Game.deal(rules, players, seed, dealer=seed % players)
     rng = random.Random(seed)
-    seats = [GameSeat(s, players, rules) for s in range(players)]
-    public = PublicTracker(game) if shared else None
+    framed = shared in ("framed", "framed-dicts")
+    seats = [(FramedSeat if framed else GameSeat)(s, players, rules) for s in range(players)]
+    public = PublicTracker(game) if shared is True else None
     sent = [0] * players
     pairs = []
     while game.current is not None:
         seat = game.current
         stop = len(game.events)
-        seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop, public))
+        if shared == "framed-dicts":   # a FramedSeat also takes plain event dicts
+            seats[seat].feed_many(orjson.loads(orjson.dumps(game.seat_events(seat, sent[seat]))))
+        elif framed:
+            seats[seat].feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent[seat]))))
+        else:
+            seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop, public))
         sent[seat] = stop
         legal, decision = game.legal_actions(), game.decision
         lazy = seats[seat].view(legal, decision)
@@ -48,7 +57,8 @@ def play_following(rules: Rules, players: int, seed: int, shared: bool = False):
     return game, seats, pairs
 
 
-@pytest.mark.parametrize("shared", [False, True], ids=["alone", "shared"])
+@pytest.mark.parametrize("shared", [False, True, "framed", "framed-dicts"],
+                         ids=["alone", "shared", "framed", "framed-dicts"])
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{r.escape}-{r.take_order}-{r.fault_policy}")
 def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules, shared):
     lo, hi = rules.seat_range
@@ -81,6 +91,25 @@ def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker(shared):
         assert _state(followed) == _state(alone)
     if shared:   # the takes and draws parted some seats from the others: each carried on alone from a copy
         assert any(followed._public is None for followed in seats)
+
+
+def test_a_framed_seat_s_history_and_state_equal_the_in_process_seat_s():
+    rules = Rules.preset("bhabho", escape="draw_next_hand")
+    game, seats, _ = play_following(rules, 5, 3, "framed")
+    for seat, framed in enumerate(seats):
+        framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, framed.seen_events))))
+        assert list(framed.view().history) == game.seat_events(seat)
+        alone = GameSeat(seat, 5, rules)
+        alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
+        assert _state(framed) == _state(alone)
+        assert framed.view() == alone.view()
+
+
+def test_a_framed_seat_refuses_what_is_not_a_compact_event():
+    seat = FramedSeat(0, 4, Rules.preset("getaway"))
+    for bad in ([["shuffle", 1]], [[]], ["play"], [("play", 1, 5)], [7]):
+        with pytest.raises(ValueError, match="expected a compact event"):
+            seat.feed_many(bad)
 
 
 def _state(tracker) -> dict:

@@ -8,7 +8,6 @@ log, and a bot that dies with its harness.
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import os
@@ -28,7 +27,8 @@ from arena import Game, PlayerSpec, Rules
 from arena.tournament.spec import LimitsSpec
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
-from arena.sandbox import botproc
+from arena.game.events import from_compact
+from arena.sandbox import botproc, wire
 from arena.plugins.sandbox_bench import sandbox_bench
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
@@ -142,14 +142,14 @@ def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
     request = botproc.BotProcess.request
 
     def spy(self, message, *args):
-        sent.append(copy.deepcopy(message))  # as it was when sent
+        sent.append(json.loads(wire.encode(message)[4:]))  # what crosses the pipe
         return request(self, message, *args)
 
     monkeypatch.setattr(botproc.BotProcess, "request", spy)
     client = sandboxed(clients, REGISTRY.get("random"))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
     record = play_game(RULES, [client] + others, 14)  # a deal with draws by others
-    events = [e for m in sent for e in m.get("events", ())]
+    events = [from_compact(e, 0) for m in sent for e in m.get("events", ())]
     assert events == Game.from_record(record).seat_events(0)[:len(events)]
     assert "hands" not in events[0] and events[0]["hand"] == record["events"][0]["hands"][0]
     assert any(e["type"] == "draw" and e["card"] is None for e in events)  # others' draws hidden
