@@ -119,7 +119,7 @@ class SandboxClient:
         self._clock = Clock.from_limits(self.limits)
         self._output.begin()
         self._start_failed = None
-        if self._proc is not None and (self._proc.served or not self._proc.alive()):
+        if self._proc is not None and (self._proc.served or not self._proc.alive()) and not self._goes_on(deal):
             self._park()
         if self._proc is None and deal is not None and self._forked:
             proc, dead = self._idle.take(deal)
@@ -129,6 +129,19 @@ class SandboxClient:
                 self._proc = proc
                 self._box["proc"] = proc
         return self._open_game()
+
+    def _goes_on(self, deal) -> bool:
+        """Whether the last game's process may play ``deal`` next as it is, neither frozen nor woken:
+        a forked process that never played it, with no more than half its CPU backstop used (the
+        freezer's own test), alive."""
+        proc = self._proc
+        if deal is None or not self._forked or proc.deals is None or deal in proc.deals or proc.ready_info is None:
+            return False
+        if not proc.alive():
+            return False
+        backstop = self.os_limits.cpu_seconds
+        used = None if backstop is None else proc.cpu()
+        return used is None or used <= backstop / 2
 
     def _park(self) -> None:
         """Freeze the last game's process for a later deal, or end it."""

@@ -29,6 +29,7 @@ from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.events import from_compact
 from arena.sandbox import botproc, wire
+from arena.sandbox.pool import IdleProcesses
 from arena.plugins.sandbox_bench import sandbox_bench
 from arena.sandbox.botproc import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
@@ -156,11 +157,14 @@ def test_only_the_seats_own_events_are_sent(clients, monkeypatch):
 
 
 
-def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients):
-    """Deals 0, 1, 0, 1, 2: a process is frozen between games and woken only for a deal it
-    never played (in an exec'd mode every game is fresh); close() kills every one."""
+def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients, monkeypatch):
+    """Deals 0, 1, 0, 1, 2: a process goes on to a deal it never played, is frozen when the next
+    deal is one it played, and is woken only for a deal it never played (in an exec'd mode every
+    game is fresh); close() kills every one."""
     client = sandboxed(clients, REGISTRY.get("random"))
     others = [InProcessClient(REGISTRY.get(n)) for n in ("heuristic", "low")]
+    parked, park = [], IdleProcesses.park
+    monkeypatch.setattr(IdleProcesses, "park", lambda self, proc: parked.append(proc.pid) or park(self, proc))
     pids = []
     for seed in (0, 1, 0, 1, 2):
         play_game(RULES, [client] + others, seed)
@@ -168,6 +172,7 @@ def test_no_process_plays_two_games_of_one_deal_and_close_kills_all(clients):
     if client._forked:
         first, second = pids[0], pids[2]
         assert pids == [first, first, second, second, second] and first != second
+        assert parked == [first]  # frozen once: before the second game of deal 0, never between others
         assert state(first) == "T"  # frozen while it waits: no thread of it runs
     else:
         assert len(set(pids)) == 5
