@@ -120,13 +120,46 @@ class BotProcess:
 
     def request(self, message: dict, cpu_limit: float | None,
                 wall_limit: float | None) -> Reply:
-        """Send one command and wait for its reply under the given limits."""
-        start = time.monotonic()
+        """Send one command and wait for its reply under the given limits.
+
+        The usual round trip is one write, one poll and one read of a whole reply frame, done
+        here; anything else (a part frame, a full pipe, a wait the CPU limit cuts short, a
+        failure) goes the general way, :meth:`_write` and :meth:`_receive`.
+        """
+        start = _monotonic()
         cpu0 = self._mark
         deadline = None if wall_limit is None else start + wall_limit
-        problem = self._write(wire.encode(message), deadline)
-        if problem is not None:
-            return self._failed(problem, start, cpu0)
+        data = wire.encode(message)
+        try:
+            sent = os.write(self._cmd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # EPIPE: the host is gone
+            return self._failed("closed", start, cpu0)
+        if sent != len(data):
+            problem = self._write(data[sent:], deadline)
+            if problem is not None:
+                return self._failed(problem, start, cpu0)
+        until = deadline if cpu_limit is None else start + cpu_limit  # _wait's first wake, at most
+        if deadline is not None and deadline < until:
+            until = deadline
+        frames = self._frames
+        if not frames.buf and self._poll.poll(None if until is None else _ms(until)):
+            try:
+                chunk = os.read(self._reply, 65536)
+            except OSError:  # read again by _receive, which tells the failure
+                chunk = b""
+            frame = frames.take(chunk) if chunk else None
+            if frame is not None and frame[0] is _OK and self._clock is not None:
+                try:
+                    now = _cpu_ns(self._clock) / 1e9
+                except OSError:
+                    now = None
+                if now is not None:
+                    self._mark = now
+                    return _new_reply(Reply, (_OK, frame[1], max(0.0, now - cpu0), _monotonic() - start, ""))
+            if frame is not None:
+                return self._reply_of(frame, start, cpu0)
         return self._receive(start, cpu0, cpu_limit, deadline)
 
     def send(self, message: dict, wall_limit: float | None) -> tuple[float, float, str | None]:
@@ -145,7 +178,11 @@ class BotProcess:
 
     def _receive(self, start: float, cpu0: float, cpu_limit: float | None,
                  deadline: float | None) -> Reply:
-        status, value, detail = self._next_frame(start, cpu0, cpu_limit, deadline)
+        return self._reply_of(self._next_frame(start, cpu0, cpu_limit, deadline), start, cpu0)
+
+    def _reply_of(self, frame: tuple, start: float, cpu0: float) -> Reply:
+        """The Reply of a frame (or of why none came), timed from ``start``."""
+        status, value, detail = frame
         cpu, wall = self._spent(start, cpu0)
         if status == Status.OK:
             return Reply(Status.OK, value, cpu, wall, "")
@@ -280,6 +317,9 @@ class BotProcess:
 
     def log_text(self) -> str:
         return self.log.text()
+
+
+_monotonic, _cpu_ns, _new_reply, _OK = time.monotonic, time.clock_gettime_ns, tuple.__new__, Status.OK
 
 
 def read_answer(value, key: str) -> tuple[Status, object, str]:

@@ -35,6 +35,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from arena.bots.reply import Reply
+from arena.game.cards import CARDS
 from arena.game.status import Status
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
@@ -47,6 +48,8 @@ from arena.sandbox.serverproc import ForkServer, merged_confinement, use_server
 from arena.sandbox.shared_server import SharedServer
 from arena.sandbox.target import player_target, start_order
 from arena.sandbox.timing import WALL_FACTOR, Clock, not_ready
+
+_OK, _new_reply, _DECK_IDS = Status.OK, tuple.__new__, len(CARDS)
 
 END_GAME_S = 1.0
 """CPU seconds a bot's ``end_game`` may take (its decision limit if that is longer), 3x that of wall time."""
@@ -174,7 +177,7 @@ class SandboxClient:
             events = ()
         message = {"op": "decide", "events": events, "legal": legal,
                    "decision": decision, "time_left": self._clock.allowed}
-        return self._ask(message, "action")
+        return self._ask(message, "action", decision == "play")
 
     def finish(self, events, result) -> None:
         """The game's last events and its result, sent; the bot's ``end_game`` is awaited by
@@ -359,10 +362,19 @@ class SandboxClient:
             self._output.collect(server)
             self._logs.keep(server)
 
-    def _ask(self, message: dict, key: str) -> Reply:
-        """One timed request to a ready process; faults end the process."""
-        answer = self._proc.request(message, self._clock.allowed, self._clock.wall_cap)
-        late = self._clock.charge(answer.cpu, answer.wall)
+    def _ask(self, message: dict, key: str, card: bool = False) -> Reply:
+        """One timed request to a ready process; faults end the process. ``card``: an answer that
+        is a card's id comes back as the :class:`~arena.game.cards.Card` (what the referee checks first)."""
+        clock = self._clock
+        allowed = clock.allowed
+        answer = self._proc.request(message, allowed, None if allowed is None else WALL_FACTOR * allowed)
+        late = clock.charge(answer.cpu, answer.wall)
+        value = answer.value
+        if late is None and answer.status is _OK and type(value) is dict and len(value) == 1 and key in value:
+            value = value[key]   # the usual answer: {key: value}, in time
+            if card and type(value) is int and 0 <= value < _DECK_IDS:
+                value = CARDS[value]
+            return _new_reply(Reply, (_OK, value, answer.cpu, answer.wall, ""))
         status, value, detail = answer.status, None, answer.detail
         if answer.ok:
             status, value, detail = read_answer(answer.value, key)
