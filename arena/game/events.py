@@ -121,6 +121,14 @@ def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
     return [e if e[0] in kinds else (e[0], table[e[0]](game, e, seat)) for e in game.events[start:]]
 
 
+def as_compact(events: list) -> list:
+    """A batch as a compact reader takes it: a compact batch as it is; a batch of event dicts (what a
+    client wrapped by another is handed) as ``(None, dict)`` each."""
+    if events and type(events[0]) is dict:
+        return [(None, e) for e in events]
+    return events
+
+
 def from_compact(e, seat: int) -> dict:
     """The dict :func:`for_seat` gives ``seat`` for one event of a compact batch (a tuple or a decoded list;
     ``(None, dict)`` stands for a plain event dict)."""

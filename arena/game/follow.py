@@ -127,7 +127,8 @@ class FramedSeat(GameSeat):
 
     The public events go to the tracker's methods on card ids as in-process; the
     deal, draws and takes through their dicts (and so does a batch of plain event
-    dicts, which a client wrapped by another is handed). The seat's own log of what it was
+    dicts, which a client wrapped by another is handed: :func:`~arena.game.events.as_compact`
+    makes it ``(None, dict)`` each). The seat's own log of what it was
     sent stands in for the game's events: its ``history`` dicts are made from it
     when a view's ``history`` is first read, equal to :func:`~arena.game.events.for_seat`'s.
     """
@@ -137,25 +138,16 @@ class FramedSeat(GameSeat):
         self._game = _Sent()
 
     def feed_many(self, events) -> None:
-        sent, kinds = self._game.events, _KINDS
+        sent = self._game.events
         start = len(sent)
-        for e in events:
-            if type(e) is dict:   # an event dict (what a client gets when another wraps it): kept as (None, dict)
-                e = [None, e]
-            else:
-                kind = kinds.get(e[0]) if type(e) is list and e else None
-                if kind is None:
-                    raise ValueError(f"expected a compact event, a list that starts with its kind, got {e!r:.80}")
-                e[0] = kind   # the module's own string: take_in_public compares kinds by identity
-            sent.append(e)
+        sent.extend(events)
         stop = len(sent)
         while start < stop:
             start = take_in_public(self, sent, start, stop)
-            if start < stop:
-                e = sent[start]
-                handler = getattr(self, "_on_" + e[1]["type"], None)
+            if start < stop:   # (kind, dict), or (None, dict) for a plain event dict
+                handler = getattr(self, "_on_" + sent[start][1]["type"], None)
                 if handler is not None:
-                    handler(e[1])
+                    handler(sent[start][1])
                 start += 1
         self.seen_events = stop
 
@@ -173,10 +165,6 @@ class _Sent:
 
     def __init__(self) -> None:
         self.events: list[list] = []
-
-
-_KINDS = {k: k for k in (ev.DEAL, ev.PLAY, ev.TRUMP, ev.CLEAN, ev.PICKUP, ev.DRAW, ev.TAKE, ev.OUT,
-                         ev.FAULT, ev.FORFEIT, ev.END, "match")}
 
 
 def _attach(public: PublicTracker, game) -> PublicTracker:

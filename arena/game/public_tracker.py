@@ -37,19 +37,21 @@ def take_in_public(tracker: SeatTracker, events: list[tuple], start: int, stop: 
     """Feed ``tracker`` the public events ``start`` to ``stop`` (tuples, card ids) as far as they go;
     the index of the first event that is not one of them (``stop`` when all are)."""
     # (the kinds read as globals and the methods called directly, rather than bound to
-    # locals first: a call takes in one to four events, and binding made ten objects a call)
+    # locals first: a call takes in one to four events, and binding made ten objects a call;
+    # compared with ==, not is: a sandboxed seat's kinds come from JSON, and in-process the two
+    # measured the same)
     for i in range(start, stop):
         e = events[i]
         kind = e[0]
-        if kind is _PLAY:
+        if kind == _PLAY:
             tracker._play(e[1], e[2])
-        elif kind is _CLEAN:
+        elif kind == _CLEAN:
             tracker._clean(e[1], e[2])
-        elif kind is _PICKUP:
+        elif kind == _PICKUP:
             tracker._pickup(e[1], e[2])
-        elif kind is _TRUMP:
+        elif kind == _TRUMP:
             tracker._trump(e[1])
-        elif kind is _OUT:
+        elif kind == _OUT:
             tracker._out(e[1])
         else:
             return i

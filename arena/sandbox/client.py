@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from arena.bots.reply import Reply
 from arena.game.cards import CARDS
+from arena.game.events import as_compact
 from arena.game.status import Status
 from arena.sandbox import audit
 from arena.sandbox.botproc import LOG_CAP, BotProcess, read_answer
@@ -80,7 +81,8 @@ class SandboxClient:
 
     takes_compact = True
     """The referee hands it each batch of events compact (:func:`arena.game.events.for_seat_compact`):
-    it sends them on as they are, and the host's :class:`~arena.game.follow.FramedSeat` takes them in."""
+    it sends them on as they are, and the host's :class:`~arena.game.follow.FramedSeat` takes them in.
+    (A client that wraps it hands it dicts, sent as :func:`~arena.game.events.as_compact` makes them.)"""
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:
@@ -118,7 +120,7 @@ class SandboxClient:
         play it: a frozen one that never played that deal, woken, else a fresh one.
         """
         self._settle()
-        self._game = _Game(seat, players, rules.to_dict(), seed, list(events), deal)
+        self._game = _Game(seat, players, rules.to_dict(), seed, list(as_compact(events)), deal)
         self._clock = Clock.from_limits(self.limits)
         self._output.begin()
         self._start_failed = None
@@ -169,6 +171,7 @@ class SandboxClient:
         """One decision; a fresh process first catches up on the game so far."""
         if self._game is None:
             return Reply(Status.CRASH, detail="decide() before begin()")
+        events = as_compact(events)
         self._game.events.extend(events)
         if self._proc is None or not self._proc.in_game:
             reply = self._open_game()
@@ -184,7 +187,8 @@ class SandboxClient:
         :meth:`game_log` (or the next call), with :data:`END_GAME_S` of CPU time (a bot that
         overruns it or dies is restarted; no fault: the game is over)."""
         if self._proc is not None and self._proc.in_game:
-            message = {"op": "finish", "events": events, "result": None if result is None else result.to_dict()}
+            message = {"op": "finish", "events": as_compact(events),
+                       "result": None if result is None else result.to_dict()}
             self._output.finish(self._proc, message, max(END_GAME_S, self._clock.decision or 0.0))
             self._proc.in_game = False
         self._game = None
