@@ -18,8 +18,9 @@ is judged here and never trusted:
 No process ever plays two games of one deal: where the machine offers
 namespaces, a fork server (:mod:`arena.sandbox.server`) that has imported the
 bot clones game processes in a few milliseconds, the harness checks each from
-outside (:mod:`arena.sandbox.audit`) before sending it anything, and between
-games a process is frozen and woken only for a deal it never played
+outside (:mod:`arena.sandbox.audit`) before sending it anything, and a process
+goes on to a next game only of a deal it never played; else it is frozen while
+the client's other processes play, and woken only for a deal it never played
 (:mod:`arena.sandbox.pool`); elsewhere a fresh interpreter is started for each
 game (its start-up overlaps the previous game). ``close`` kills everything.
 If the harness dies first, the bot dies with it: the zygote that forked the

@@ -3,13 +3,16 @@
 The guarantee the sandbox owes is that no process carries anything from one
 game of a deal to another game of the same deal. A fresh process per game
 gives it, at a few milliseconds a game; this pool gives it too and costs
-almost nothing: after a game its process is stopped (SIGSTOP: none of its
-threads runs, so it can neither compute nor signal to anyone while it
-waits), and it is woken (SIGCONT) only for a game of a deal it has never
-played. Each process remembers the deals it played (:attr:`BotProcess.deals`;
-``None`` for a process whose games' deals are unknown: never reused). With
-duplicate rotations a client thus holds one process per rotation, each
-living across deals, which is legitimate opponent modelling.
+almost nothing. A process whose next game is of a deal it never played goes
+on to it (:meth:`arena.sandbox.client.SandboxClient.begin`); else it is
+stopped (SIGSTOP: none of its threads runs, so it can neither compute nor
+signal to anyone while it waits), and it is woken (SIGCONT) only for a game
+of a deal it has never played. So while one of a client's processes plays,
+its others are frozen. Each process remembers the deals it played
+(:attr:`BotProcess.deals`; ``None`` for a process whose games' deals are
+unknown: never reused). With duplicate rotations a client thus holds one
+process per rotation, each living across deals, which is legitimate
+opponent modelling.
 """
 
 from __future__ import annotations
