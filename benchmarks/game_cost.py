@@ -1,8 +1,9 @@
 """The harness's cost of a sandboxed game, whole: CPU and wall time a game, the start and end included.
 
-    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7] [--player random]
+    .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7] [--player random | --players A,B,C,D]
 
-Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (``--player``) (one
+Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (``--player``; or the
+four ``--players``, e.g. ``random,low,high,heuristic``) (one
 client a seat, kept across the games, as a tournament's worker keeps them),
 ``--rounds`` times, and prints each round's harness CPU time (this process:
 the referee, the clients and their log drains), the CPU time of the bots'
@@ -37,10 +38,10 @@ def bots_cpu() -> float:
     return tree_cpu([os.getpid()], descendants_only=True)
 
 
-def one_round(games: int, player: str = "random") -> tuple[float, float, float]:
+def one_round(games: int, players: list[str]) -> tuple[float, float, float]:
     """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after one warm-up game."""
-    spec, rules = load().get(player), Rules.preset("getaway")
-    clients = [SandboxClient(spec) for _ in range(4)]
+    registry, rules = load(), Rules.preset("getaway")
+    clients = [SandboxClient(registry.get(name)) for name in players]
     try:
         play_game(rules, clients, seed=0)  # start-up is not the figure
         cpu0, bots0, wall0 = time.process_time(), bots_cpu(), time.perf_counter()
@@ -58,14 +59,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--player", default="random", help="the built-in player in all four seats")
+    parser.add_argument("--players", default=None, help="four built-in players, comma-separated (instead of --player)")
     args = parser.parse_args()
+    players = args.players.split(",") if args.players else [args.player] * 4
+    if len(players) != 4:
+        parser.error(f"--players: expected four names, got {len(players)}")
     rounds = []
     for r in range(args.rounds):
-        rounds.append(one_round(args.games, args.player))
+        rounds.append(one_round(args.games, players))
         print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms harness CPU  {rounds[-1][1]:6.2f} ms bots' CPU  "
-              f"{rounds[-1][2]:7.2f} ms wall  a game", flush=True)
+              f"{rounds[-1][0] + rounds[-1][1]:6.2f} ms both  {rounds[-1][2]:7.2f} ms wall  a game", flush=True)
     print(f"median:  {statistics.median(c for c, _, _ in rounds):6.2f} ms harness CPU  "
           f"{statistics.median(b for _, b, _ in rounds):6.2f} ms bots' CPU  "
+          f"{statistics.median(c + b for c, b, _ in rounds):6.2f} ms both  "
           f"{statistics.median(w for _, _, w in rounds):7.2f} ms wall  a game")
 
 

@@ -24,7 +24,6 @@ import math
 import os
 import select
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,7 +32,7 @@ import time
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import processes, wire
-from arena.sandbox.processes import kill_group
+from arena.sandbox.processes import describe_exit, kill_group
 
 MAX_REPLY = 64 * 1024
 LOG_CAP = 64 * 1024
@@ -348,28 +347,6 @@ def scrubbed_env(home: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "HOME": home, "TMPDIR": home, "PYTHONHASHSEED": "0",
             "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1", **ONE_THREAD}
-
-
-def describe_exit(code: int | None) -> str:
-    """A Popen return code in words ("exited with status 3", "was killed by SIGSEGV")."""
-    if code is None:
-        return "did not exit"
-    if code >= 0:
-        return f"exited with status {code}"
-    try:
-        name = signal.Signals(-code).name
-    except ValueError:
-        name = f"signal {-code}"
-    return f"was killed by {name}" + _SIGNAL_HINTS.get(name, "")
-
-
-_SIGNAL_HINTS = {
-    "SIGSEGV": " (segmentation fault)",
-    "SIGKILL": " (the harness, the CPU backstop or the kernel's OOM killer)",
-    "SIGXCPU": " (its CPU-time backstop, RLIMIT_CPU)",
-    "SIGSYS": " (a system call the seccomp filter kills)",
-    "SIGABRT": " (aborted)",
-}
 
 
 def _pipe(opened: list[int]) -> tuple[int, int]:

@@ -15,18 +15,14 @@ is judged here and never trusted:
   a fresh process started at once; it catches up on the seat's whole event
   history when it is next asked, so the game goes on.
 
-No process ever plays two games of one deal: where the machine offers
-namespaces, a fork server (:mod:`arena.sandbox.server`) that has imported the
-bot clones game processes in a few milliseconds, the harness checks each from
-outside (:mod:`arena.sandbox.audit`) before sending it anything, and a process
-goes on to a next game only of a deal it never played; else it is frozen while
-the client's other processes play, and woken only for a deal it never played
-(:mod:`arena.sandbox.pool`); elsewhere a fresh interpreter is started for each
-game (its start-up overlaps the previous game). ``close`` kills everything.
-If the harness dies first, the bot dies with it: the zygote that forked the
-keeper sees the harness's end of its socket close and kills its keepers
-(:mod:`arena.sandbox.zygote`; ``PR_SET_PDEATHSIG`` on the keeper names the
-zygote), the server dies with the keeper, and every game process with the
+No process ever plays two games of one deal. With namespaces, a fork server
+(:mod:`arena.sandbox.server`) that imported the bot clones game processes, each
+checked from outside (:mod:`arena.sandbox.audit`) before it is sent anything;
+a process goes on only to a deal it never played, else it is frozen while the
+client's other processes play (:mod:`arena.sandbox.pool`). Elsewhere a fresh
+interpreter plays each game. ``close`` kills everything. If the harness dies
+first, the bot dies with it: the zygote (:mod:`arena.sandbox.zygote`) kills
+its keepers, the server dies with its keeper, every game process with the
 server, the init of their PID namespace.
 """
 
@@ -45,7 +41,7 @@ from arena.sandbox.game_output import GameOutput
 from arena.sandbox.kept_logs import KeptLogs
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.limits_spec import LimitsSpec
-from arena.sandbox.pool import IdleProcesses
+from arena.sandbox.pool import IdleProcesses, goes_on, spent
 from arena.sandbox.serverproc import ForkServer, merged_confinement, use_server
 from arena.sandbox.shared_server import SharedServer
 from arena.sandbox.target import player_target, start_order
@@ -115,18 +111,17 @@ class SandboxClient:
 
     # ------------------------------------------------------- Client protocol
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
-        """A new game, fed the seat's first events, in a process that never played ``deal``.
-
-        ``deal`` (the game's deal seed; None: unknown) decides which process may
-        play it: a frozen one that never played that deal, woken, else a fresh one.
-        """
+        """A new game, fed the seat's first events, in a process that never played ``deal`` (the game's
+        deal seed; None: unknown): the last game's, going on; a frozen one, woken; or a fresh one."""
         self._settle()
         self._game = _Game(seat, players, rules.to_dict(), seed, list(as_compact(events)), deal)
         self._clock = Clock.from_limits(self.limits)
         self._output.begin()
         self._start_failed = None
-        if self._proc is not None and (self._proc.served or not self._proc.alive()) and not self._goes_on(deal):
-            self._park()
+        proc = self._proc
+        if proc is not None and (proc.served or not proc.alive()):
+            if not (self._forked and goes_on(proc, deal, self.os_limits.cpu_seconds)):
+                self._park()
         if self._proc is None and deal is not None and self._forked:
             proc, dead = self._idle.take(deal)
             for p in dead:
@@ -136,26 +131,10 @@ class SandboxClient:
                 self._box["proc"] = proc
         return self._open_game()
 
-    def _goes_on(self, deal) -> bool:
-        """Whether the last game's process may play ``deal`` next as it is, neither frozen nor woken:
-        a forked process that never played it, with no more than half its CPU backstop used (the
-        freezer's own test), alive."""
-        proc = self._proc
-        if deal is None or not self._forked or proc.deals is None or deal in proc.deals or proc.ready_info is None:
-            return False
-        if not proc.alive():
-            return False
-        backstop = self.os_limits.cpu_seconds
-        used = None if backstop is None else proc.cpu()
-        return used is None or used <= backstop / 2
-
     def _park(self) -> None:
         """Freeze the last game's process for a later deal, or end it."""
         proc = self._proc
-        backstop = self.os_limits.cpu_seconds
-        used = proc.cpu()
-        spent = backstop is not None and used is not None and used > backstop / 2
-        if not self._forked or spent or proc.ready_info is None:
+        if not self._forked or spent(proc, self.os_limits.cpu_seconds) or proc.ready_info is None:
             self._drop(respawn=not self._forked)
             return
         self._proc = None

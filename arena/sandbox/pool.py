@@ -65,6 +65,20 @@ class IdleProcesses:
         return iter(list(self._procs))
 
 
+def goes_on(proc: BotProcess, deal, backstop: float | None) -> bool:
+    """Whether a forked game process, its game over, may play ``deal`` next as it is, neither frozen
+    nor woken: it never played it, said ready, is alive and has not :func:`spent` its CPU backstop."""
+    if deal is None or proc.deals is None or deal in proc.deals or proc.ready_info is None:
+        return False
+    return proc.alive() and not spent(proc, backstop)
+
+
+def spent(proc: BotProcess, backstop: float | None) -> bool:
+    """Whether the process has used more than half its CPU backstop (it is then ended, not kept)."""
+    used = None if backstop is None else proc.cpu()
+    return used is not None and used > backstop / 2
+
+
 def _signal(proc: BotProcess, sig: int) -> bool:
     try:
         os.kill(proc.pid, sig)

@@ -267,3 +267,25 @@ def _rmdir(fd: int | None, name: str) -> None:
         os.rmdir(name, dir_fd=fd)
     except OSError:
         pass
+
+
+def describe_exit(code: int | None) -> str:
+    """A Popen return code in words ("exited with status 3", "was killed by SIGSEGV")."""
+    if code is None:
+        return "did not exit"
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}" + _SIGNAL_HINTS.get(name, "")
+
+
+_SIGNAL_HINTS = {
+    "SIGSEGV": " (segmentation fault)",
+    "SIGKILL": " (the harness, the CPU backstop or the kernel's OOM killer)",
+    "SIGXCPU": " (its CPU-time backstop, RLIMIT_CPU)",
+    "SIGSYS": " (a system call the seccomp filter kills)",
+    "SIGABRT": " (aborted)",
+}

@@ -26,7 +26,8 @@ import time
 from arena.bots.reply import Reply
 from arena.game.status import Status
 from arena.sandbox import cgroups, processes, wire, zygoteproc
-from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, clean_command, describe_exit
+from arena.sandbox.botproc import LOG_CAP, BotProcess, _cpu_clock, _pipe, clean_command
+from arena.sandbox.processes import describe_exit
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 from arena.sandbox.roots import make_root

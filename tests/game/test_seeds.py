@@ -226,11 +226,12 @@ from arena.plugins.runner import play_one
 from arena.tournament.event import Tournament
 
 out, folder = {"frames": [], "env": [], "argv": []}, sys.argv[1]
-write, env, popen = botproc.BotProcess._write, botproc.BotProcess._env, botproc.subprocess.Popen
+encode, env, popen = botproc.wire.encode, botproc.BotProcess._env, botproc.subprocess.Popen
 
-def spy_write(self, data, deadline):
+def spy_encode(obj):   # every frame the harness makes for a bot process
+    data = encode(obj)
     out["frames"].append(bytes(data).decode("latin-1"))
-    return write(self, data, deadline)
+    return data
 
 def spy_env(self):
     out["env"].append(env(self))
@@ -241,7 +242,7 @@ class SpyPopen(popen):
         out["argv"].append(list(map(str, argv)))
         super().__init__(argv, *args, **kwargs)
 
-botproc.BotProcess._write, botproc.BotProcess._env, botproc.subprocess.Popen = spy_write, spy_env, SpyPopen
+botproc.wire.encode, botproc.BotProcess._env, botproc.subprocess.Popen = spy_encode, spy_env, SpyPopen
 reg = load(autoload=False)
 spec = spec_from_dict({"name": "boxed", "seed": 2, "players": ["heuristic", "random", "low"],
                        "table_sizes": [3], "sandbox": "always", "batch": 2}, "test")

@@ -31,7 +31,7 @@ from arena.game.events import from_compact
 from arena.sandbox import botproc, wire
 from arena.sandbox.pool import IdleProcesses
 from arena.plugins.sandbox_bench import sandbox_bench
-from arena.sandbox.botproc import describe_exit
+from arena.sandbox.processes import describe_exit
 from arena.sandbox.client import SandboxClient, player_target, read_answer
 from arena.sandbox.processes import state
 from arena.sandbox.timing import Clock
