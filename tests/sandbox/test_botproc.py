@@ -43,7 +43,8 @@ class Peer:
                 frame = frames.pop()
 
     def close(self) -> None:
-        self.proc.kill(wait=False)
+        self.proc.kill(wait=False)   # its command pipe closed: the peer reads its end and leaves
+        self._thread.join(5)
         for fd in (self._cmd, self._reply, self._log_w):
             try:
                 os.close(fd)
