@@ -86,6 +86,7 @@ class BotProcess:
         self.started = time.monotonic()
         self.in_game = False
         self.served = False  # has had a game
+        self.ends = True  # its bot has an end_game of its own (the host says at each game)
         self.deals: set | None = None  # the deals it played (None: unknown, never reuse it)
         self.ready_info: dict | None = None
         self._cmd, self._reply = cmd, reply

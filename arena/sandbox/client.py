@@ -165,12 +165,15 @@ class SandboxClient:
     def finish(self, events, result) -> None:
         """The game's last events and its result, sent; the bot's ``end_game`` is awaited by
         :meth:`game_log` (or the next call), with :data:`END_GAME_S` of CPU time (a bot that
-        overruns it or dies is restarted; no fault: the game is over)."""
-        if self._proc is not None and self._proc.in_game:
-            message = {"op": "finish", "events": as_compact(events),
-                       "result": None if result is None else result.to_dict()}
-            self._output.finish(self._proc, message, max(END_GAME_S, self._clock.decision or 0.0))
-            self._proc.in_game = False
+        overruns it or dies is restarted; no fault: the game is over). A bot without an ``end_game``
+        of its own is sent nothing (:func:`arena.sandbox.host.ends`)."""
+        proc = self._proc
+        if proc is not None and proc.in_game:
+            if proc.ends:
+                message = {"op": "finish", "events": as_compact(events),
+                           "result": None if result is None else result.to_dict()}
+                self._output.finish(proc, message, max(END_GAME_S, self._clock.decision or 0.0))
+            proc.in_game = False
         self._game = None
 
     def game_log(self) -> str:
@@ -226,11 +229,8 @@ class SandboxClient:
         return None if self._proc is None else self._proc.pid
 
     def log_text(self) -> str:
-        """The bot's stdout and stderr, per process (the last few), each capped.
-
-        A live process's latest output may still be in its pipe; after
-        ``close`` (or a restart) each ended process's log is complete.
-        """
+        """The bot's stdout and stderr, per process (the last few), each capped: complete for each
+        ended process (after ``close`` or a restart); a live one's latest may still be in its pipe."""
         return self._logs.text([*self._idle, *([self._proc] if self._proc is not None else [])], self._server)
 
     # --------------------------------------------------------------- private
@@ -254,6 +254,7 @@ class SandboxClient:
         reply = self._ask(message, "ok")
         if reply.ok:
             self._proc.in_game = self._proc.served = True
+            self._proc.ends = not isinstance(reply.value, dict) or reply.value.get("ends") is not False
         return reply
 
     def _ensure_ready(self) -> Reply | None:

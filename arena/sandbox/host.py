@@ -14,7 +14,8 @@ interpreter, before any game exists. In order, it:
 
    - ``game``: seat, players, rules, seed and the seat's events so far: a
      fresh bot is built with that seed and its ``new_game`` called;
-     answers ``{"ok": true}``;
+     answers ``{"ok": {"ends": E}}``, E whether the bot has an ``end_game`` of
+     its own (:func:`ends`);
    - ``decide``: new events, the legal actions, the decision kind: the
      seat's tracker (a :class:`~arena.game.follow.FramedSeat`) takes in the new
      events alone (compact: :func:`arena.game.events.for_seat_compact`) and
@@ -22,9 +23,11 @@ interpreter, before any game exists. In order, it:
      the bot first reads it, equal to the view rebuilt from the seat's
      events), then the bot's ``act`` is called;
      answers ``{"action": ...}``;
-   - ``finish``: the last events and the result; ``end_game``, then stdout
-     and stderr flushed; answers ``{"done": true}`` (so the harness takes
-     the game's whole output from the log pipe after it);
+   - ``finish`` (only to a bot that ``ends``): the last events and the result;
+     ``end_game``, then stdout and stderr flushed; answers ``{"done": true}``
+     (so the harness takes the game's whole output from the log pipe after it;
+     without it, it takes what the pipe holds when the game is over: stdout and
+     stderr are unbuffered);
    - ``ping``: answers ``{"pong": true}`` (the transport alone, for benchmarks).
 
 A bot's exception is answered ``{"error": "Type: message", "traceback": ...}``
@@ -44,6 +47,7 @@ import sys
 import traceback
 
 import arena
+from arena.bots.bot import Bot
 from arena.bots.output_log import bot_traceback
 from arena.game.cards import CARDS
 from arena.game.result import Result
@@ -167,7 +171,7 @@ class Host:
             raise TypeError(f"the factory returned {type(bot).__name__}, expected an arena.Bot")
         self.bot = bot
         bot.new_game(self.tracker.view())
-        return {"ok": True}
+        return {"ok": {"ends": ends(bot)}}
 
     def decide(self, m: dict) -> dict:
         self.tracker.feed_many(m["events"])
@@ -193,6 +197,13 @@ class Host:
         if self._rules is None or self._rules[0] != data:
             self._rules = (data, Rules.from_dict(data))
         return self._rules[1]
+
+
+def ends(bot) -> bool:
+    """Whether the bot has an ``end_game`` of its own (the Bot class's does nothing): if not, the
+    harness sends no ``finish``, and the process is not woken at the end of a game."""
+    hook = getattr(bot, "end_game", None)
+    return callable(hook) and getattr(hook, "__func__", None) is not Bot.end_game
 
 
 def _flush() -> None:

@@ -15,7 +15,9 @@ from sandbox_bots import chatty
 from arena import PlayerSpec, Rules
 from arena.bots.output_log import OUTPUT_CAP
 from arena.bots.referee import InProcessClient, play_game
+from arena.sandbox.botproc import BotProcess
 from arena.sandbox.client import SandboxClient
+from arena.sandbox.host import ends
 from arena.sandbox.limits import Limits
 from arena.tournament.spec import LimitsSpec
 
@@ -59,6 +61,34 @@ def test_each_game_gets_its_own_output(clients, mode):
         assert record["faults"] == [[], [], []]
         assert printer_lines(record) == expected_printer(record)
         assert record["logs"][1:] == ["", ""]
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_bot_without_end_game_is_sent_no_finish_and_its_output_stays_per_game(clients, mode, monkeypatch):
+    """The harness sends finish (end_game, the output's flush) only to a bot with an end_game of its own;
+    the other's log still holds exactly each game's lines (stdout and stderr are unbuffered)."""
+    sent, send = [], BotProcess.send
+    monkeypatch.setattr(BotProcess, "send", lambda self, message, *a: sent.append(message["op"]) or send(self, message, *a))
+    seats = sandboxed(clients, [PlayerSpec("printer", chatty.PrinterWithoutEnd), PRINTER,
+                                PlayerSpec("random", chatty.Quiet)], mode)
+    for seed in (1, 2, 3):
+        record = play_game(RULES, seats, seed=seed)
+        assert record["faults"] == [[], [], []]
+        assert printer_lines(record, 0) == expected_printer(record, 0)[:-1]   # all but end_game's line
+        assert printer_lines(record, 1) == expected_printer(record, 1)
+    assert sent == ["finish"] * 3   # the Printer's, one a game
+
+
+def test_ends_is_whether_a_bot_has_an_end_game_of_its_own():
+    class Duck:   # a plugin's bot need not subclass arena.Bot
+        def act(self, view):
+            return view.legal[0]
+
+    duck = Duck()
+    assert not ends(chatty.Quiet()) and not ends(duck) and not ends(chatty.PrinterWithoutEnd())
+    assert ends(chatty.Printer()) and ends(chatty.BadEnding(seed=1))
+    duck.end_game = lambda result: None
+    assert ends(duck)
 
 
 @pytest.mark.parametrize("mode", list(MODES))

@@ -1,4 +1,5 @@
-"""Bots that talk: one prints at every step of a game, one prints and then raises, one floods its output."""
+"""Bots that talk: one prints at every step of a game (and one likewise without an end_game), one prints and
+then raises, one floods its output."""
 
 import sys
 
@@ -21,6 +22,12 @@ class Printer(arena.Bot):
 
     def end_game(self, result):
         print(f"printer: game over after {self.n} decisions")
+
+
+class PrinterWithoutEnd(arena.Bot):
+    """Printer's lines but the last: it has no end_game (the harness then sends it no finish)."""
+
+    new_game, act = Printer.new_game, Printer.act
 
 
 class Raiser(arena.Bot):
