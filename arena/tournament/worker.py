@@ -29,7 +29,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
-from itertools import zip_longest
 
 import orjson
 
@@ -199,7 +198,7 @@ class Worker:
                 schedule={"index": game.index, "id": game.game_id, "rotation": game.rotation})
 
         if self._sandboxed(spec, {name for g in games for name in g.seats}):
-            finished = self._in_lanes(play, deals_in_turn(games))
+            finished = self._in_lanes(play, games)
         else:
             finished = map(play, games)
         out = []
@@ -232,18 +231,6 @@ class Worker:
         finally:
             for future in futures:
                 future.cancel()
-
-
-def deals_in_turn(games: list[GameSpec]) -> list[GameSpec]:
-    """A sandboxed batch's games in the order they are played: a game of each deal in turn (each deal's
-    games in the batch's order). A bot's game process may play each deal once, so it goes on from one
-    game to the next only when their deals differ; else it is frozen and another woken
-    (:mod:`arena.sandbox.pool`), which costs more than the game's decisions. Every game's record is
-    the same in any order; the batch's results keep the batch's order."""
-    by_deal: dict[int, list[GameSpec]] = {}
-    for game in games:
-        by_deal.setdefault(game.deal_seed, []).append(game)
-    return [game for turn in zip_longest(*by_deal.values()) for game in turn if game is not None]
 
 
 _CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)

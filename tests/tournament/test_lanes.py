@@ -6,8 +6,7 @@ from arena.plugins.registry import load
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
 from arena.tournament import worker as worker_module
-from arena.sandbox.pool import IdleProcesses
-from arena.tournament.worker import Worker, batch_payload, deals_in_turn
+from arena.tournament.worker import Worker, batch_payload
 
 SPEC = {"name": "lanes", "players": ["random", "low", "high", "heuristic"], "table_sizes": [4],
         "deals": 2, "seed": 11, "sandbox": "always"}
@@ -47,27 +46,3 @@ def test_in_process_batches_stay_in_the_calling_thread(tmp_path):
         assert len(worker._clients) == 1 and not worker._lanes
     finally:
         worker.close()
-
-
-def test_a_sandboxed_batch_plays_a_game_of_each_deal_in_turn(tmp_path, monkeypatch):
-    """Two deals of four rotations: played d1, d2, d1, d2, ...; so each bot's process goes on from a
-    game of one deal to the other's, and is frozen only when its next game is of a deal it played."""
-    monkeypatch.setattr(worker_module, "GAMES_IN_FLIGHT", 1)
-    registry = load(autoload=False)
-    t = Tournament.create(spec_from_dict(SPEC, "test"), tmp_path / "turns", registry)
-    deals = [g.deal_seed for g in t.games]
-    assert len(set(deals)) == 2 and deals == sorted(deals, key=deals.index)  # scheduled deal by deal
-    order = deals_in_turn(t.games)
-    assert [g.deal_seed for g in order] == [deals[0], deals[-1]] * 4
-    assert [g.index for g in order if g.deal_seed == deals[0]] == [g.index for g in t.games[:4]]
-    parked, park = [], IdleProcesses.park
-    monkeypatch.setattr(IdleProcesses, "park", lambda self, proc: parked.append(proc.pid) or park(self, proc))
-    worker = Worker(registry)
-    try:
-        results = worker.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
-        forked = all(c._forked for per_lane in worker._clients.values() for c in per_lane.values())
-    finally:
-        worker.close()
-    assert [i for i, _ in results] == [g.index for g in t.games]  # the results keep the batch's order
-    if forked:
-        assert len(parked) == 4 * 3  # each of 4 bots: a process per rotation, frozen 3 times (7 deal by deal)
