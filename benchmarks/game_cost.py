@@ -1,6 +1,7 @@
 """The harness's cost of a sandboxed game, whole: CPU and wall time a game, the start and end included.
 
     .venv/bin/python benchmarks/game_cost.py [--games 40] [--rounds 7] [--player random | --players A,B,C,D]
+                                             [--order new | rotations]
 
 Plays ``--games`` games of getaway between 4 sandboxed ``random`` bots (``--player``; or the
 four ``--players``, e.g. ``random,low,high,heuristic``) (one
@@ -38,15 +39,26 @@ def bots_cpu() -> float:
     return tree_cpu([os.getpid()], descendants_only=True)
 
 
-def one_round(games: int, players: list[str]) -> tuple[float, float, float]:
-    """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after one warm-up game."""
+def one_round(games: int, players: list[str], order: str = "new") -> tuple[float, float, float]:
+    """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after a warm-up.
+
+    ``order``: ``new``, every game a new deal (a client's process goes on from game to game);
+    ``rotations``, each deal's four seat rotations in a row, as a round robin's batch plays them (a
+    client needs a process per rotation: the warm-up, one deal's rotations, forks them all).
+    """
     registry, rules = load(), Rules.preset("getaway")
     clients = [SandboxClient(registry.get(name)) for name in players]
+    rotations = order == "rotations"
     try:
-        play_game(rules, clients, seed=0)  # start-up is not the figure
+        for r in range(4 if rotations else 1):  # start-up is not the figure
+            play_game(rules, clients[r:] + clients[:r], seed=0)
         cpu0, bots0, wall0 = time.process_time(), bots_cpu(), time.perf_counter()
         for g in range(games):
-            play_game(rules, clients, seed=g + 1)
+            if rotations:
+                r = g % 4
+                play_game(rules, clients[r:] + clients[:r], seed=g // 4 + 1)
+            else:
+                play_game(rules, clients, seed=g + 1)
         return ((time.process_time() - cpu0) / games * 1000, (bots_cpu() - bots0) / games * 1000,
                 (time.perf_counter() - wall0) / games * 1000)
     finally:
@@ -60,13 +72,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--player", default="random", help="the built-in player in all four seats")
     parser.add_argument("--players", default=None, help="four built-in players, comma-separated (instead of --player)")
+    parser.add_argument("--order", choices=("new", "rotations"), default="new",
+                        help="every game a new deal, or each deal's four seat rotations in a row")
     args = parser.parse_args()
     players = args.players.split(",") if args.players else [args.player] * 4
     if len(players) != 4:
         parser.error(f"--players: expected four names, got {len(players)}")
     rounds = []
     for r in range(args.rounds):
-        rounds.append(one_round(args.games, players))
+        rounds.append(one_round(args.games, players, args.order))
         print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms harness CPU  {rounds[-1][1]:6.2f} ms bots' CPU  "
               f"{rounds[-1][0] + rounds[-1][1]:6.2f} ms both  {rounds[-1][2]:7.2f} ms wall  a game", flush=True)
     print(f"median:  {statistics.median(c for c, _, _ in rounds):6.2f} ms harness CPU  "
