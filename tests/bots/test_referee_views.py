@@ -1,6 +1,7 @@
 """The referee's in-process fast path (event tuples, lazy views) plays exactly the games the event dicts play."""
 
 import orjson
+from support.compact import from_dict
 
 from arena import Game, Rules
 from arena.bots.referee import InProcessClient, play_game
@@ -69,6 +70,7 @@ def test_compact_clients_get_each_seats_own_events_and_play_the_same_records():
             replay = Game.from_record(b)
             for seat, client in enumerate(compact):   # what each seat was sent says what its dicts say, no more
                 assert [from_compact(e, seat) for e in client.got] == replay.seat_events(seat)
+                assert all(tuple(e) == from_dict(from_compact(e, seat)) for e in client.got if e[0] in AS_TUPLES)
             plays = [[e for e in c.got if e[0] == "play"] for c in compact]
             assert all(p[0] is plays[0][0] for p in plays[1:])  # public events: the engine's tuple, shared
             assert all(type(e) is tuple and len(e) == 2 and type(e[1]) is dict

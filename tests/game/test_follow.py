@@ -6,6 +6,7 @@ import random
 
 import orjson
 import pytest
+from support.compact import from_dict
 
 from arena import PRESETS, Game, PlayerView, Rules
 from arena.game import events as ev
@@ -91,6 +92,23 @@ def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker(shared):
         assert _state(followed) == _state(alone)
     if shared:   # the takes and draws parted some seats from the others: each carried on alone from a copy
         assert any(followed._public is None for followed in seats)
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{r.escape}-{r.take_order}-{r.fault_policy}")
+def test_a_compact_event_s_tuple_says_no_more_than_its_dict(rules):
+    """Every public event a compact batch carries as the engine's tuple is made again from its dict
+    alone (faults' plays and pick-ups included); every other event goes as its seat's dict."""
+    kinds = set()
+    for players in range(rules.seat_range[0], rules.seat_range[1] + 1):
+        game, _, _ = play_following(rules, players, 7 * players)
+        for seat in range(players):
+            batch = ev.for_seat_compact(game, seat, 0)
+            assert [ev.from_compact(e, seat) for e in batch] == game.seat_events(seat)
+            for e in batch:
+                if e[0] in ev.AS_TUPLES:
+                    assert e == from_dict(ev.to_json(game, e, seat)), e
+                    kinds.add((e[0], len(e)))
+    assert ("play", 3) in kinds and ("clean", 3) in kinds
 
 
 def test_a_framed_seat_s_history_and_state_equal_the_in_process_seat_s():
