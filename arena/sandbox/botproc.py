@@ -140,24 +140,13 @@ class BotProcess:
             problem = self._write(data[sent:], deadline)
             if problem is not None:
                 return self._failed(problem, start, cpu0)
-        until = deadline if cpu_limit is None else start + cpu_limit  # _wait's first wake, at most
-        if deadline is not None and deadline < until:
-            until = deadline
         frames = self._frames
-        if not frames.buf and self._poll.poll(None if until is None else _ms(until)):
-            try:
+        if not frames.buf and self._poll.poll(_ms(_earlier(deadline, None if cpu_limit is None else start + cpu_limit))):
+            try:  # (the poll waits as _wait's first does)
                 chunk = os.read(self._reply, 65536)
             except OSError:  # read again by _receive, which tells the failure
                 chunk = b""
             frame = frames.take(chunk) if chunk else None
-            if frame is not None and frame[0] is _OK and self._clock is not None:
-                try:
-                    now = _cpu_ns(self._clock) / 1e9
-                except OSError:
-                    now = None
-                if now is not None:
-                    self._mark = now
-                    return _new_reply(Reply, (_OK, frame[1], max(0.0, now - cpu0), _monotonic() - start, ""))
             if frame is not None:
                 return self._reply_of(frame, start, cpu0)
         return self._receive(start, cpu0, cpu_limit, deadline)
@@ -184,8 +173,8 @@ class BotProcess:
         """The Reply of a frame (or of why none came), timed from ``start``."""
         status, value, detail = frame
         cpu, wall = self._spent(start, cpu0)
-        if status == Status.OK:
-            return Reply(Status.OK, value, cpu, wall, "")
+        if status is _OK:   # the usual reply, made without the NamedTuple's Python-level __new__
+            return _new_reply(Reply, (_OK, value, cpu, wall, ""))
         if status == Status.CRASH:
             return Reply(Status.CRASH, None, cpu, wall, self._death(detail))
         return Reply(status, None, cpu, wall, detail)
@@ -215,10 +204,7 @@ class BotProcess:
         """None once the reply pipe is readable; else why we stopped waiting."""
         check = None if cpu_limit is None else start + cpu_limit
         while True:
-            until = math.inf if deadline is None else deadline
-            if check is not None and check < until:
-                until = check
-            if self._poll.poll(_ms(until)):
+            if self._poll.poll(_ms(_earlier(deadline, check))):
                 return None
             now = time.monotonic()
             if deadline is not None and now >= deadline:
@@ -319,7 +305,7 @@ class BotProcess:
         return self.log.text()
 
 
-_monotonic, _cpu_ns, _new_reply, _OK = time.monotonic, time.clock_gettime_ns, tuple.__new__, Status.OK
+_monotonic, _new_reply, _OK = time.monotonic, tuple.__new__, Status.OK
 
 
 def read_answer(value, key: str) -> tuple[Status, object, str]:
@@ -385,6 +371,13 @@ def _cpu_clock(pid: int) -> int | None:
 
 def _got(buf: wire.FrameBuffer) -> str:
     return f"got {buf.progress()}" if buf.buf else "no reply"
+
+
+def _earlier(deadline: float | None, check: float | None) -> float:
+    """The earlier of two time.monotonic() values, either None (not set); math.inf if both are."""
+    if deadline is None:
+        return math.inf if check is None else check
+    return deadline if check is None or deadline <= check else check
 
 
 def _ms(until: float) -> int | None:
