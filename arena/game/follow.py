@@ -79,22 +79,33 @@ class GameSeat(SeatTracker):
                 return
             start = public.take_over(self)   # a draw or take parted it from the others: alone from there
             self._public = None
-        events = game.events
+        self._take_in(game.events, start, stop)
+
+    def _take_in(self, events, start: int, stop: int) -> None:
+        """Take in ``events[start:stop]``: the public ones through the tracker's card-id methods
+        (take_in_public), every other one through :meth:`_take_other`."""
         while start < stop:
             start = take_in_public(self, events, start, stop)
-            if start < stop:     # a deal, draw, take, fault, forfeit or the end: through this seat's dict
-                e = events[start]
-                handler = getattr(self, "_on_" + e[0], None)
-                if handler is not None:
-                    handler(ev.to_json(game, e, seat))
+            if start < stop:     # a deal, draw, take, fault, forfeit or the end
+                self._take_other(events[start])
                 start += 1
         self.seen_events = stop
+
+    def _take_other(self, e) -> None:
+        """An event take_in_public does not read, through this seat's dict (made only for a handler)."""
+        handler = getattr(self, "_on_" + e[0], None)
+        if handler is not None:
+            handler(self._as_dict(e))
+
+    def _as_dict(self, e) -> dict:
+        """One of the followed game's events as this seat's dict."""
+        return ev.to_json(self._game, e, self.seat)
 
     def history_upto(self, upto: int) -> tuple[dict, ...]:
         """The first ``upto`` events as this seat's dicts (made once, when first asked for)."""
         history, game = self.history, self._game
         if game is not None and len(history) < upto:
-            history.extend(ev.to_json(game, e, self.seat) for e in game.events[len(history):upto])
+            history.extend(self._as_dict(e) for e in game.events[len(history):upto])
         return tuple(history[:upto])
 
     def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
@@ -141,21 +152,15 @@ class FramedSeat(GameSeat):
         sent = self._game.events
         start = len(sent)
         sent.extend(events)
-        stop = len(sent)
-        while start < stop:
-            start = take_in_public(self, sent, start, stop)
-            if start < stop:   # (kind, dict), or (None, dict) for a plain event dict
-                handler = getattr(self, "_on_" + sent[start][1]["type"], None)
-                if handler is not None:
-                    handler(sent[start][1])
-                start += 1
-        self.seen_events = stop
+        self._take_in(sent, start, len(sent))
 
-    def history_upto(self, upto: int) -> tuple[dict, ...]:
-        history, seat = self.history, self.seat
-        if len(history) < upto:
-            history.extend(ev.from_compact(e, seat) for e in self._game.events[len(history):upto])
-        return tuple(history[:upto])
+    def _take_other(self, e) -> None:
+        handler = getattr(self, "_on_" + e[1]["type"], None)   # (kind, dict), or (None, dict) for a plain event dict
+        if handler is not None:
+            handler(e[1])
+
+    def _as_dict(self, e) -> dict:
+        return ev.from_compact(e, self.seat)
 
 
 class _Sent:
