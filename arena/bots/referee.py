@@ -43,7 +43,10 @@ class Client(Protocol):
         """A new game. ``deal``: the game's deal seed, equal for every rotation of a deal
         (a sandboxed client never lets one process play two games of one deal)."""
 
-    def decide(self, events: list[dict], legal: tuple, decision: str) -> Reply: ...
+    def decide(self, events: list[dict], legal: tuple, decision: str) -> Reply:
+        """A decision. A client with ``takes_compact`` set is handed compact events
+        (:func:`arena.game.events.for_seat_compact`) and a fourth argument, ``table``: the
+        trick's led suit and the trump, suit numbers (-1: none yet)."""
 
     def finish(self, events: list[dict], result: Result) -> None: ...
 
@@ -265,9 +268,11 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
         if tuples[seat]:   # (new_events inline, the NamedTuple made without its Python-level __new__)
             start, sent[seat] = sent[seat], len(events)
             batch = _new_tuple(seat_events, (game, seat, start, sent[seat], public))
+            reply = clients[seat].decide(batch, legal, decision)
+        elif compact[seat]:   # (and the led suit and the trump: public, and all most bots read)
+            reply = clients[seat].decide(new_events(seat), legal, decision, (state.led, state.trump))
         else:
-            batch = new_events(seat)
-        reply = clients[seat].decide(batch, legal, decision)
+            reply = clients[seat].decide(new_events(seat), legal, decision)
         log, cpu_ms = logs[seat], reply.cpu * 1000
         log.cpu_ms.append(cpu_ms)
         log.wall_ms.append(reply.wall * 1000)

@@ -20,6 +20,7 @@ dicts (tests/game/test_follow.py checks it at every decision of many games).
 
 from __future__ import annotations
 
+from collections import deque
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -136,23 +137,83 @@ class FramedSeat(GameSeat):
     """A :class:`GameSeat` fed compact batches (:func:`arena.game.events.for_seat_compact`) as decoded
     from JSON: the sandbox's host, which follows its seat through a pipe, with no game at hand.
 
-    The public events go to the tracker's methods on card ids as in-process; the
-    deal, draws and takes through their dicts (and so does a batch of plain event
-    dicts, which a client wrapped by another is handed: :func:`~arena.game.events.as_compact`
-    makes it ``(None, dict)`` each). The seat's own log of what it was
-    sent stands in for the game's events: its ``history`` dicts are made from it
-    when a view's ``history`` is first read, equal to :func:`~arena.game.events.for_seat`'s.
+    It takes its events in only when they are needed: :meth:`feed_many` keeps a
+    batch, and a view is made with its seat, legal actions and decision (and the led
+    suit and the trump when the harness sends them: ``table``). The first read of any
+    other field takes the events in up to that view's point, through the tracker's
+    methods on card ids as in-process (the deal, draws and takes through their dicts);
+    on the way, every earlier view not yet read is given its snapshot, so a view read
+    late still shows its own moment. A bot that reads nothing else (a random player, a
+    lowest-card player) costs its seat no tracking at all; once a bot has read a view's
+    field, the events are taken in when each view is made, as a :class:`GameSeat` does.
+
+    A batch of plain event dicts (which a client wrapped by another is handed:
+    :func:`~arena.game.events.as_compact` makes it ``(None, dict)`` each) is taken the same way.
+    The seat's own log of what it was sent stands in for the game's events: its
+    ``history`` dicts are made from it when a view's ``history`` is first read, equal
+    to :func:`~arena.game.events.for_seat`'s.
     """
 
     def __init__(self, seat: int, players: int, rules) -> None:
         super().__init__(seat, players, rules)
         self._game = _Sent()
+        self._unread: deque[LazyView] = deque()   # views made, their events not yet taken in
+        self._reader = False    # has the bot read such a view's field this game?
+
+    @property
+    def fed(self) -> int:
+        """How many events it was fed (it has taken in :attr:`seen_events` of them so far)."""
+        return len(self._game.events)
 
     def feed_many(self, events) -> None:
-        sent = self._game.events
-        start = len(sent)
-        sent.extend(events)
-        self._take_in(sent, start, len(sent))
+        self._game.events.extend(events)   # taken in when a view is made or read (view, _settle)
+
+    def settle(self) -> None:
+        """Take in every event fed so far (the views made before keep their own moment)."""
+        if self._unread:
+            self._settle(self._unread[-1])
+        self._take_in(self._game.events, self.seen_events, self.fed)
+
+    def view(self, legal=(), decision: str | None = None, time_left: float | None = None,
+             table=None) -> PlayerView:
+        """The view at the last event fed. ``table``: the trick's led suit and the trump as suit numbers
+        (-1: none yet), as the harness sends them; without it they are worked out when read."""
+        events = self._game.events
+        if self._reader:   # it reads its views: take the events in now (no wait at the first read)
+            if self._unread:
+                self._settle(self._unread[-1])
+            if self.seen_events < len(events):
+                self._take_in(events, self.seen_events, len(events))
+            return GameSeat.view(self, legal, decision, time_left)
+        view = _NEW(_UnreadView)
+        fields = view.__dict__
+        fields["_snapshot"] = _NEW_TUPLE(_Unread, (self, len(events), time_left, decision))
+        fields["seat"] = self.seat
+        fields["legal"] = legal if type(legal) is tuple else tuple(legal)
+        fields["decision"] = decision
+        if table is not None:
+            led, trump = table
+            fields["led_suit"] = led if led >= 0 else None
+            fields["trump"] = trump if trump >= 0 else None
+        self._unread.append(view)
+        return view
+
+    def _settle(self, view: LazyView) -> tuple:
+        """``view``'s snapshot: the events taken in up to its point, each view made before it
+        given its own on the way (views are made in order, each at or after the last)."""
+        unread, events = self._unread, self._game.events
+        self._reader = True
+        while True:
+            waiting = unread.popleft()
+            fields = waiting.__dict__
+            at = fields["_snapshot"]
+            self._take_in(events, self.seen_events, at.upto)
+            made = GameSeat.view(self, (), at.decision, at.time_left).__dict__
+            fields["_snapshot"] = made["_snapshot"]
+            if "led_suit" not in fields:   # (made without a table)
+                fields["led_suit"], fields["trump"] = made["led_suit"], made["trump"]
+            if waiting is view:
+                return made["_snapshot"]
 
     def _take_other(self, e) -> None:
         handler = getattr(self, "_on_" + e[1]["type"], None)   # (kind, dict), or (None, dict) for a plain event dict
@@ -161,6 +222,15 @@ class FramedSeat(GameSeat):
 
     def _as_dict(self, e) -> dict:
         return ev.from_compact(e, self.seat)
+
+
+class _Unread(NamedTuple):
+    """An unread :class:`FramedSeat` view's stand-in for its snapshot: where its events end."""
+
+    seat: FramedSeat
+    upto: int
+    time_left: float | None
+    decision: str | None
 
 
 class _Sent:
@@ -281,8 +351,29 @@ class LazyView(PlayerView):
         return self._eager().__reduce__()
 
 
+class _UnreadField(_Field):
+    """A field of an :class:`_UnreadView`: its first read takes the seat's events in up to the view's
+    point (:meth:`FramedSeat._settle`), then it is read as a :class:`_Field`."""
+
+    __slots__ = ()
+
+    def __get__(self, view, owner=None):
+        if view is not None and type(view.__dict__["_snapshot"]) is _Unread:
+            view.__dict__["_snapshot"].seat._settle(view)
+            if self.name in view.__dict__:   # led_suit and trump, set by _settle
+                return view.__dict__[self.name]
+        return _Field.__get__(self, view, owner)
+
+
+class _UnreadView(LazyView):
+    """A :class:`FramedSeat`'s view made before its events were taken in (a :class:`LazyView` once read)."""
+
+    __slots__ = ()
+
+
 if set(_FIELDS) | set(_EAGER) != set(PlayerView.__dataclass_fields__):
     raise TypeError(f"expected every PlayerView field set at once or lazily, got {sorted(_FIELDS)} and {_EAGER}")
 for _name in PlayerView.__dataclass_fields__:
     setattr(LazyView, _name, _Field(_name, _FIELDS.get(_name)))
-_NEW = object.__new__
+    setattr(_UnreadView, _name, _UnreadField(_name, _FIELDS.get(_name)))
+_NEW, _NEW_TUPLE = object.__new__, tuple.__new__   # (a NamedTuple without its Python-level __new__)

@@ -77,9 +77,10 @@ class SandboxClient:
     """
 
     takes_compact = True
-    """The referee hands it each batch of events compact (:func:`arena.game.events.for_seat_compact`):
-    it sends them on as they are, and the host's :class:`~arena.game.follow.FramedSeat` takes them in.
-    (A client that wraps it hands it dicts, sent as :func:`~arena.game.events.as_compact` makes them.)"""
+    """The referee hands it each batch of events compact (:func:`arena.game.events.for_seat_compact`)
+    and, at a decision, the led suit and the trump (``table``): it sends them on as they are, and the
+    host's :class:`~arena.game.follow.FramedSeat` takes them in. (A client that wraps it hands it
+    dicts, sent as :func:`~arena.game.events.as_compact` makes them, and no table.)"""
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:
@@ -147,8 +148,10 @@ class SandboxClient:
         proc.kill(wait=self._closed)
         self._logs.keep(proc)
 
-    def decide(self, events, legal, decision) -> Reply:
-        """One decision; a fresh process first catches up on the game so far."""
+    def decide(self, events, legal, decision, table=None) -> Reply:
+        """One decision; a fresh process first catches up on the game so far. ``table``: the trick's
+        led suit and the trump (suit numbers, -1: none), which the referee hands a compact client,
+        sent on so that a bot that reads only those and its legal actions needs no tracking."""
         if self._game is None:
             return Reply(Status.CRASH, detail="decide() before begin()")
         events = as_compact(events)
@@ -159,7 +162,7 @@ class SandboxClient:
                 return reply
             events = ()
         message = {"op": "decide", "events": events, "legal": legal,
-                   "decision": decision, "time_left": self._clock.allowed}
+                   "decision": decision, "time_left": self._clock.allowed, "table": table}
         return self._ask(message, "action", decision == "play")
 
     def finish(self, events, result) -> None:

@@ -16,13 +16,13 @@ interpreter, before any game exists. In order, it:
      fresh bot is built with that seed and its ``new_game`` called;
      answers ``{"ok": {"ends": E}}``, E whether the bot has an ``end_game`` of
      its own (:func:`ends`);
-   - ``decide``: new events, the legal actions, the decision kind: the
-     seat's tracker (a :class:`~arena.game.follow.FramedSeat`) takes in the new
-     events alone (compact: :func:`arena.game.events.for_seat_compact`) and
-     hands the bot a lazy view (each field worked out when
-     the bot first reads it, equal to the view rebuilt from the seat's
-     events), then the bot's ``act`` is called;
-     answers ``{"action": ...}``;
+   - ``decide``: new events, the legal actions, the decision kind, the time
+     left and (from the referee) the led suit and the trump: the seat's tracker
+     (a :class:`~arena.game.follow.FramedSeat`) keeps the new events
+     (compact: :func:`arena.game.events.for_seat_compact`) and hands the bot a
+     lazy view (each field worked out when the bot first reads it, the events
+     taken in only then, equal to the view rebuilt from the seat's events),
+     then the bot's ``act`` is called; answers ``{"action": ...}``;
    - ``finish`` (only to a bot that ``ends``): the last events and the result;
      ``end_game``, then stdout and stderr flushed; answers ``{"done": true}``
      (so the harness takes the game's whole output from the log pipe after it;
@@ -178,7 +178,7 @@ class Host:
         legal = m["legal"]
         if m["decision"] == "play":
             legal = [CARDS[c] for c in legal]
-        view = self.tracker.view(legal, m["decision"], m.get("time_left"))
+        view = self.tracker.view(legal, m["decision"], m.get("time_left"), m.get("table"))
         if self.bot is None:
             raise RuntimeError("no bot: its game never started")
         return {"action": self.bot.act(view)}

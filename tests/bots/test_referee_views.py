@@ -41,6 +41,7 @@ class CompactClient(DictClient):
     def __init__(self, spec) -> None:
         super().__init__(spec)
         self.got: list = []
+        self.tables: list = []
 
     def begin(self, seat, players, rules, seed, events, deal=None):
         self.got = list(events)
@@ -49,9 +50,12 @@ class CompactClient(DictClient):
         self.tracker.feed_many(orjson.loads(orjson.dumps(events)))
         return reply
 
-    def decide(self, events, legal, decision):
+    def decide(self, events, legal, decision, table=None):
+        """As the host decides: the view made with the referee's table (led suit, trump)."""
         self.got.extend(events)
-        return super().decide(orjson.loads(orjson.dumps(events)), legal, decision)
+        self.tables.append(table)
+        self.tracker.feed_many(orjson.loads(orjson.dumps(events)))
+        return self._call(self.bot.act, self.tracker.view(legal, decision, None, orjson.loads(orjson.dumps(table))))
 
     def finish(self, events, result):
         self.got.extend(events)
@@ -71,6 +75,7 @@ def test_compact_clients_get_each_seats_own_events_and_play_the_same_records():
             for seat, client in enumerate(compact):   # what each seat was sent says what its dicts say, no more
                 assert [from_compact(e, seat) for e in client.got] == replay.seat_events(seat)
                 assert all(tuple(e) == from_dict(from_compact(e, seat)) for e in client.got if e[0] in AS_TUPLES)
+            assert all(type(t) is tuple and len(t) == 2 for c in compact for t in c.tables)   # at every decision
             plays = [[e for e in c.got if e[0] == "play"] for c in compact]
             assert all(p[0] is plays[0][0] for p in plays[1:])  # public events: the engine's tuple, shared
             assert all(type(e) is tuple and len(e) == 2 and type(e[1]) is dict

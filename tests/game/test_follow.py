@@ -27,7 +27,7 @@ def play_following(rules: Rules, players: int, seed: int, shared: bool | str = F
     in a random order, some at once, the rest only after the game is over. ``shared``: the seats
     share a public tracker (as the referee's in-process seats do); ``"framed"``: each seat is a
     FramedSeat fed compact batches through JSON (as the sandbox's host is); ``"framed-dicts"``:
-    a FramedSeat fed event dicts through JSON."""
+    a FramedSeat fed event dicts through JSON, its views made without a table."""
     game = Game.deal(rules, players, seed, dealer=seed % players)
     rng = random.Random(seed)
     framed = shared in ("framed", "framed-dicts")
@@ -46,7 +46,10 @@ def play_following(rules: Rules, players: int, seed: int, shared: bool | str = F
             seats[seat].feed_many(ev.SeatEvents(game, seat, sent[seat], stop, public))
         sent[seat] = stop
         legal, decision = game.legal_actions(), game.decision
-        lazy = seats[seat].view(legal, decision)
+        if shared == "framed":   # as the host's: with the referee's table (led suit, trump)
+            lazy = seats[seat].view(legal, decision, None, (game.state.led, game.state.trump))
+        else:
+            lazy = seats[seat].view(legal, decision)
         fresh = view_from_events(seat, players, rules, game.seat_events(seat), legal, decision)
         for name in rng.sample(FIELDS, rng.randrange(len(FIELDS))):
             assert getattr(lazy, name) == getattr(fresh, name), name
@@ -68,7 +71,7 @@ def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules,
         for seed in range(2):
             _, _, pairs = play_following(rules, players, 1000 * players + seed, shared)
             for lazy, fresh in pairs:
-                assert type(lazy) is LazyView and isinstance(lazy, PlayerView)
+                assert isinstance(lazy, LazyView) and isinstance(lazy, PlayerView)
                 for name in FIELDS:   # read after the game went on: a view never changes
                     assert getattr(lazy, name) == getattr(fresh, name), name
                 assert lazy == fresh and fresh == lazy
@@ -115,7 +118,7 @@ def test_a_framed_seat_s_history_and_state_equal_the_in_process_seat_s():
     rules = Rules.preset("bhabho", escape="draw_next_hand")
     game, seats, _ = play_following(rules, 5, 3, "framed")
     for seat, framed in enumerate(seats):
-        framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, framed.seen_events))))
+        framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, framed.fed))))
         assert list(framed.view().history) == game.seat_events(seat)
         alone = GameSeat(seat, 5, rules)
         alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
@@ -125,7 +128,7 @@ def test_a_framed_seat_s_history_and_state_equal_the_in_process_seat_s():
 
 def _state(tracker) -> dict:
     """A tracker's knowledge (its attributes but the history, kept apart, and the game it follows)."""
-    return {k: v for k, v in vars(tracker).items() if k not in ("history", "_game", "_public")}
+    return {k: v for k, v in vars(tracker).items() if k not in ("history", "_game", "_public", "_unread", "_reader")}
 
 
 def test_seats_sharing_a_public_tracker_know_what_seats_alone_know_at_every_event():
@@ -207,3 +210,32 @@ def test_a_seat_refuses_events_out_of_order_or_of_another_seat():
     seat.feed_many(ev.SeatEvents(game, 0, 0, len(game.events)))
     with pytest.raises(ValueError, match="no event dicts"):
         seat.feed(game.seat_events(0)[0])
+
+
+def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
+    """Fed and asked for views, a FramedSeat reads no event while a bot reads only the seat, the legal
+    actions, the decision and the table's led suit and trump; views read later, newest first, still
+    each show their own moment, and reading one takes the events in only up to its point."""
+    rules = Rules.preset("getaway")
+    game = Game.deal(rules, 4, 11)
+    seat, framed, rng = 2, FramedSeat(2, 4, rules), random.Random(11)
+    sent, views = 0, []
+    while game.current is not None:
+        if game.current == seat:
+            framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent))))
+            sent = len(game.events)
+            legal = game.legal_actions()
+            view = framed.view(legal, game.decision, 0.5, (game.state.led, game.state.trump))
+            assert (view.seat, view.legal, view.decision) == (seat, tuple(legal), game.decision)
+            assert view.led_suit == (game.state.led if game.state.led >= 0 else None)
+            views.append((view, view_from_events(seat, 4, rules, game.seat_events(seat), legal, game.decision,
+                                                 time_left=0.5)))
+        game.apply(rng.choice(game.legal_actions()))
+    assert framed.seen_events == 0 and framed.fed == sent > 0 and len(views) > 5
+    middle, fresh = views[len(views) // 2]
+    assert middle.hand == fresh.hand
+    assert framed.seen_events == len(fresh.history) < sent   # up to that view's point, no further
+    for lazy, fresh in reversed(views):
+        assert lazy == fresh
+    framed.settle()
+    assert framed.seen_events == sent and framed.view() == view_from_events(seat, 4, rules, game.seat_events(seat)[:sent])
