@@ -99,3 +99,36 @@ def test_garbage_and_silence_are_faults(peer):
     assert bad.status == Status.MALFORMED and "not JSON" in bad.detail
     late = proc.request({"n": 1}, None, 0.1)
     assert late.status == Status.TIMEOUT and "wall-clock cap" in late.detail
+
+
+def test_a_process_not_our_child_is_alive_while_it_runs_or_is_frozen_and_gone_once_it_dies():
+    """An adopted process (a fork server's) is judged by its reply pipe's far end: alive while it runs
+    and while it is stopped; gone as soon as it dies, before anyone reaps it; a closed one is gone."""
+    import signal
+    import subprocess
+    import sys
+
+    cmd_r, cmd_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    log_r, log_w = os.pipe()
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             pass_fds=(cmd_r, rep_w, log_w), stdout=log_w, stderr=log_w)
+    for fd in (cmd_r, rep_w, log_w):
+        os.close(fd)
+    proc = BotProcess.adopt(child.pid, cmd_w, rep_r, log_r, killer=lambda: child.kill())
+    try:
+        assert proc.alive()
+        os.kill(child.pid, signal.SIGSTOP)
+        assert proc.alive(), "a frozen process is alive"
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while proc.alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not proc.alive()
+        with open(f"/proc/{child.pid}/stat") as f:   # not reaped yet: a zombie
+            assert f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    finally:
+        child.kill()
+        child.wait()
+        proc.kill(wait=False)
+    assert not proc.alive()
