@@ -77,10 +77,9 @@ class SandboxClient:
     """
 
     takes_compact = True
-    """The referee hands it each batch of events compact (:func:`arena.game.events.for_seat_compact`)
-    and, at a decision, the led suit and the trump (``table``): it sends them on as they are, and the
-    host's :class:`~arena.game.follow.FramedSeat` takes them in. (A client that wraps it hands it
-    dicts, sent as :func:`~arena.game.events.as_compact` makes them, and no table.)"""
+    """The referee hands it compact batches (:func:`arena.game.events.for_seat_compact`) and, at a
+    decision, the led suit and the trump (``table``: a bot reading only those and ``legal`` needs no
+    tracking), sent on to the host's ``FramedSeat`` (a wrapping client's dicts: ``as_compact``)."""
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:
@@ -149,9 +148,7 @@ class SandboxClient:
         self._logs.keep(proc)
 
     def decide(self, events, legal, decision, table=None) -> Reply:
-        """One decision; a fresh process first catches up on the game so far. ``table``: the trick's
-        led suit and the trump (suit numbers, -1: none), which the referee hands a compact client,
-        sent on so that a bot that reads only those and its legal actions needs no tracking."""
+        """One decision; a fresh process first catches up on the game so far (``table``: see takes_compact)."""
         if self._game is None:
             return Reply(Status.CRASH, detail="decide() before begin()")
         events = as_compact(events)
