@@ -15,9 +15,10 @@ Its views are :class:`PlayerView` objects whose fields are computed when first
 read, from a snapshot of the tracker taken at :meth:`GameSeat.view` (the
 tracker goes on changing; a view never does). :class:`FramedSeat` (the
 sandbox's host) goes further: it takes its events in only when a view's field
-needs them, so a bot that reads only its legal actions costs no tracking. They equal, field for field,
-the view :class:`~arena.game.views.SeatTracker` builds from the seat's event
-dicts (tests/game/test_follow.py checks it at every decision of many games).
+needs them, so a bot that reads only its legal actions costs no tracking.
+They equal, field for field, the view :class:`~arena.game.views.SeatTracker`
+builds from the seat's event dicts (tests/game/test_follow.py checks it at
+every decision of many games).
 """
 
 from __future__ import annotations

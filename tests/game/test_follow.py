@@ -239,3 +239,27 @@ def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
         assert lazy == fresh
     framed.settle()
     assert framed.seen_events == sent and framed.view() == view_from_events(seat, 4, rules, game.seat_events(seat)[:sent])
+
+
+def test_a_framed_seat_whose_bot_reads_an_older_view_keeps_every_view_at_its_moment():
+    """Views made unread, then an older one read (the seat turns to taking its events in as views are
+    made): the views not yet read are given their own moment first, and every view equals the view
+    rebuilt from scratch at its decision."""
+    rules = Rules.preset("getaway")
+    game = Game.deal(rules, 4, 5)
+    seat, framed, rng = 1, FramedSeat(1, 4, rules), random.Random(5)
+    sent, pairs = 0, []
+    while game.current is not None:
+        if game.current == seat:
+            framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent))))
+            sent = len(game.events)
+            legal = game.legal_actions()
+            pairs.append((framed.view(legal, game.decision), view_from_events(
+                seat, 4, rules, game.seat_events(seat), legal, game.decision)))
+            if len(pairs) == 3:   # two views made unread before it: read the first one now
+                assert framed.seen_events < sent
+                assert pairs[0][0].hand_sizes == pairs[0][1].hand_sizes
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(pairs) > 4 and type(pairs[4][0]) is LazyView   # made once the seat took events in as it went
+    for lazy, fresh in pairs:
+        assert lazy == fresh
