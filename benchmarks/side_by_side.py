@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/side_by_side.py --base ../base --rounds 5
     .venv/bin/python benchmarks/side_by_side.py --base ../base --only ratings --folder RESULTS
     .venv/bin/python benchmarks/side_by_side.py --base ../base --only solver,sampler
+    .venv/bin/python benchmarks/side_by_side.py --base ../base --only sandboxed --rounds 3
 
 (solver: the sum of the median CPU seconds of ``benchmarks/solver.py sizes``, this
 tree's script on each tree's code; sampler: the median CPU ms of a decision,
@@ -17,6 +18,10 @@ the rounds are printed with new / old. Figures are CPU time:
 - tournament: ``benchmarks/tournament.py --jobs 1`` (the 4-player getaway round
   robin of random, low, high and heuristic, serial, in-process, results to
   SQLite), CPU ms a game;
+- sandboxed (issue 18, item 2): ``benchmarks/tournament.py --jobs 2 --sandbox
+  never,always`` (``--sandbox-deals``, 1,000 by default: 4,000 games each way),
+  the sandboxed CPU ms a game and games/s, the in-process games/s, and the ratio
+  of the two games/s;
 - engine: ``arena bench engine`` (getaway, 4 players, random play), games/s with
   the JSON record built, and without, its clock made the process's CPU clock;
 - ratings: CPU and wall seconds of ``arena ratings FOLDER`` (with ``--ratings-options``;
@@ -67,6 +72,18 @@ def tournament(tree: Path, deals: int) -> dict[str, float]:
     return {"tournament, in-process, CPU ms a game": float(re.search(r"CPU ([\d.]+) ms/game", out).group(1))}
 
 
+def sandboxed(tree: Path, deals: int) -> dict[str, float]:
+    """Issue 18's item 2: the round robin with ``--jobs 2``, in-process and sandboxed, in one run."""
+    out, _ = _run(tree, str(tree / "benchmarks" / "tournament.py"), "--jobs", "2", "--sandbox", "never,always",
+                  "--deals", str(deals), "--repeats", "1")
+    (never_rate, never_cpu), (always_rate, always_cpu) = (
+        (float(m.group(1)), float(m.group(2))) for m in
+        re.finditer(r"run\s+([\d.]+) games/s.*CPU ([\d.]+) ms/game", out))
+    return {"sandboxed round robin, CPU ms a game": always_cpu, "sandboxed round robin, games/s": always_rate,
+            "in-process round robin (jobs 2), games/s": never_rate,
+            "sandboxed / in-process games/s": always_rate / never_rate}
+
+
 def engine(tree: Path, games: int) -> dict[str, float]:
     out, _ = _run(tree, "arena-cpu", "bench", "engine", "-n", str(games), "--repeats", "3")
     rates = [float(m) for m in re.findall(r"^\s+(\d+) games/s", out, re.M)]
@@ -95,8 +112,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", required=True, type=Path, help="a checkout of the code to compare against")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default="tournament,engine",
-                        help="tournament, engine, ratings, solver, sampler (comma-separated)")
+                        help="tournament, sandboxed, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
+    parser.add_argument("--sandbox-deals", type=int, default=1000,
+                        help="sandboxed: deals per table of the round robin (4 games each), run in-process then sandboxed")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
     parser.add_argument("--ratings-options", default="",
@@ -119,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
                 got.update(sampler(tree))
             if "tournament" in what:
                 got.update(tournament(tree, args.deals))
+            if "sandboxed" in what:
+                got.update(sandboxed(tree, args.sandbox_deals))
             if "engine" in what:
                 got.update(engine(tree, args.games))
             if "ratings" in what:
