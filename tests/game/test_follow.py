@@ -212,25 +212,32 @@ def test_a_seat_refuses_events_out_of_order_or_of_another_seat():
         seat.feed(game.seat_events(0)[0])
 
 
-def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
-    """Fed and asked for views, a FramedSeat reads no event while a bot reads only the seat, the legal
-    actions, the decision and the table's led suit and trump; views read later, newest first, still
-    each show their own moment, and reading one takes the events in only up to its point."""
+def framed_turns(seat: int, seed: int):
+    """A random 4-player getaway game followed by seat ``seat``'s FramedSeat (fed its compact batches
+    through JSON at each of its turns); yields (game, framed seat, events fed so far) at each turn."""
     rules = Rules.preset("getaway")
-    game = Game.deal(rules, 4, 11)
-    seat, framed, rng = 2, FramedSeat(2, 4, rules), random.Random(11)
-    sent, views = 0, []
+    game = Game.deal(rules, 4, seed)
+    framed, rng, sent = FramedSeat(seat, 4, rules), random.Random(seed), 0
     while game.current is not None:
         if game.current == seat:
             framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent))))
             sent = len(game.events)
-            legal = game.legal_actions()
-            view = framed.view(legal, game.decision, 0.5, (game.state.led, game.state.trump))
-            assert (view.seat, view.legal, view.decision) == (seat, tuple(legal), game.decision)
-            assert view.led_suit == (game.state.led if game.state.led >= 0 else None)
-            views.append((view, view_from_events(seat, 4, rules, game.seat_events(seat), legal, game.decision,
-                                                 time_left=0.5)))
+            yield game, framed, sent
         game.apply(rng.choice(game.legal_actions()))
+
+
+def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
+    """Fed and asked for views, a FramedSeat reads no event while a bot reads only the seat, the legal
+    actions, the decision and the table's led suit and trump; views read later, newest first, still
+    each show their own moment, and reading one takes the events in only up to its point."""
+    seat, views = 2, []
+    for game, framed, sent in framed_turns(seat, 11):
+        legal, state = game.legal_actions(), game.state
+        view = framed.view(legal, game.decision, 0.5, (state.led, state.trump))
+        assert (view.seat, view.legal, view.decision) == (seat, tuple(legal), game.decision)
+        assert view.led_suit == (state.led if state.led >= 0 else None)
+        views.append((view, view_from_events(seat, 4, game.rules, game.seat_events(seat), legal, game.decision,
+                                             time_left=0.5)))
     assert framed.seen_events == 0 and framed.fed == sent > 0 and len(views) > 5
     middle, fresh = views[len(views) // 2]
     assert middle.hand == fresh.hand
@@ -238,28 +245,22 @@ def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
     for lazy, fresh in reversed(views):
         assert lazy == fresh
     framed.settle()
-    assert framed.seen_events == sent and framed.view() == view_from_events(seat, 4, rules, game.seat_events(seat)[:sent])
+    assert framed.seen_events == sent
+    assert framed.view() == view_from_events(seat, 4, game.rules, game.seat_events(seat)[:sent])
 
 
 def test_a_framed_seat_whose_bot_reads_an_older_view_keeps_every_view_at_its_moment():
     """Views made unread, then an older one read (the seat turns to taking its events in as views are
     made): the views not yet read are given their own moment first, and every view equals the view
     rebuilt from scratch at its decision."""
-    rules = Rules.preset("getaway")
-    game = Game.deal(rules, 4, 5)
-    seat, framed, rng = 1, FramedSeat(1, 4, rules), random.Random(5)
-    sent, pairs = 0, []
-    while game.current is not None:
-        if game.current == seat:
-            framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent))))
-            sent = len(game.events)
-            legal = game.legal_actions()
-            pairs.append((framed.view(legal, game.decision), view_from_events(
-                seat, 4, rules, game.seat_events(seat), legal, game.decision)))
-            if len(pairs) == 3:   # two views made unread before it: read the first one now
-                assert framed.seen_events < sent
-                assert pairs[0][0].hand_sizes == pairs[0][1].hand_sizes
-        game.apply(rng.choice(game.legal_actions()))
+    seat, pairs = 1, []
+    for game, framed, sent in framed_turns(seat, 5):
+        legal = game.legal_actions()
+        pairs.append((framed.view(legal, game.decision), view_from_events(
+            seat, 4, game.rules, game.seat_events(seat), legal, game.decision)))
+        if len(pairs) == 3:   # two views made unread before it: read the first one now
+            assert framed.seen_events < sent
+            assert pairs[0][0].hand_sizes == pairs[0][1].hand_sizes
     assert len(pairs) > 4 and type(pairs[4][0]) is LazyView   # made once the seat took events in as it went
     for lazy, fresh in pairs:
         assert lazy == fresh
