@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -104,10 +107,6 @@ def test_garbage_and_silence_are_faults(peer):
 def test_a_process_not_our_child_is_alive_while_it_runs_or_is_frozen_and_gone_once_it_dies():
     """An adopted process (a fork server's) is judged by its reply pipe's far end: alive while it runs
     and while it is stopped; gone as soon as it dies, before anyone reaps it; a closed one is gone."""
-    import signal
-    import subprocess
-    import sys
-
     cmd_r, cmd_w = os.pipe()
     rep_r, rep_w = os.pipe()
     log_r, log_w = os.pipe()
