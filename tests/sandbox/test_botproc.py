@@ -1,4 +1,4 @@
-"""BotProcess.request against a scripted peer: the usual whole reply, and replies that go the general way."""
+"""BotProcess.request against a scripted peer (the usual whole reply, and replies that go the general way); alive() of a process not our child."""
 
 from __future__ import annotations
 
