@@ -26,11 +26,11 @@ from installer.destinations import SchemeDictionaryDestination
 from installer.sources import WheelFile
 
 from arena.ladder.errors import SubmissionError
+from arena.ladder.names import entry_base  # re-exported: arena.ladder.submit imports it from here
 from arena.plugins.names import ENTRY_POINT_GROUP
 
 MAX_UPLOAD = 20 << 20
 """The largest wheel (or bot folder) a ladder takes, in bytes."""
-_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +154,3 @@ def _copy_folder(folder: Path, target: Path) -> None:
 def _normal(name: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in name.lower())
 
-
-def entry_base(plugin: str) -> str:
-    """A plugin's name made fit for a ladder entry name (lowercase letters, digits, '-'; at most 30)."""
-    base = "".join(c if c in _NAME_CHARS else "-" for c in plugin.lower()).strip("-")[:30]
-    if not base:
-        raise SubmissionError(f"the plugin name {plugin!r} has no letter or digit to name an entry with")
-    return base
