@@ -11,7 +11,8 @@ crash messages), plays a few games, serves the ladder with uvicorn on
 - what ``/bot/<svg onload=alert(1)>`` and ``/game/<a huge number>`` answer;
 - whether the ladder's folder path shows on its pages;
 - how many bytes a chunked multipart ``POST /submit`` with no token or a wrong one gets taken in before
-  the server answers and closes (sent for at most 10 s, up to 256 MiB);
+  the server answers and closes (sent for at most 10 s, up to 256 MiB), and how many the server's process
+  read meanwhile (``/proc/PID/io``: the rest is the kernel's socket buffers);
 - what a 300 KB wheel holding 300 MiB of zeros does (`arena ladder submit`), and how
   much it unpacks to;
 - whether a wheel of another distribution with the hostile bot's plugin name becomes its next version.
@@ -46,7 +47,7 @@ from support.hostile import PAYLOAD, hostile_folder  # noqa: E402
 from support.ladder import bot_folder, build_wheel  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
-RAW = ("<script>alert(", "onerror=alert(", "onload=alert(")
+RAW = ("<script>alert(", "<img src=x onerror=", "<svg onload=")
 HEADERS = ("content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy")
 
 
@@ -160,7 +161,7 @@ def run_attacks(tmp: Path, folder: Path) -> None:
         print(f"hostile bot submitted by alice: {web_submit(base, tokens['alice'], wheel)}")
         arena("ladder", "run", str(folder), "--games", "12", "-j", "1", "-q")
         pages(base, folder)
-        uploads(base, port, tokens, tmp, folder)
+        uploads(base, port, tokens, tmp, folder, server.pid)
     finally:
         os.killpg(server.pid, signal.SIGINT)
         server.wait(20)
@@ -215,11 +216,20 @@ def pages(base: str, folder: Path) -> None:
               f"answer {body[:80]!r}")
 
 
-def uploads(base: str, port: int, tokens: dict, tmp: Path, folder: Path) -> None:
+def read_bytes(pid: int) -> int:
+    """The bytes process ``pid`` has read through read(2) and its kin, sockets included (/proc/PID/io rchar)."""
+    with open(f"/proc/{pid}/io") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("rchar:"))
+
+
+def uploads(base: str, port: int, tokens: dict, tmp: Path, folder: Path, server: int) -> None:
     for label, headers in (("no token", {}), ("a wrong token", {"Authorization": "Bearer wrong"})):
+        before = read_bytes(server)
         sent, answer = chunked_flood(port, headers)
-        print(f"chunked POST /submit with {label}: {sent / (1 << 20):.1f} MiB sent before it ended; "
-              f"answer {answer!r}")
+        time.sleep(0.5)
+        taken = read_bytes(server) - before
+        print(f"chunked POST /submit with {label}: {sent / (1 << 20):.1f} MiB sent before it ended, the server "
+              f"read {taken / (1 << 20):.2f} MiB; answer {answer!r}")
     bomb = zip_bomb(tmp, "zipbomb")
     said = arena("ladder", "submit", str(folder), str(bomb), check=False)
     unpacked = sum(f.stat().st_size for f in (folder / "plugins").rglob("zeros.bin"))

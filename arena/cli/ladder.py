@@ -1,4 +1,4 @@
-"""``arena ladder create|run|submit|retire|reinstate|entries|table|serve``: a standing ladder
+"""``arena ladder create|run|submit|retire|reinstate|entries|table|serve|submitter``: a standing ladder
 (docs/ladder-service.md)."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out, sandbox_warning
 from arena.cli.session import session
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.cli.ladder_submitters import app as submitter_app
+from arena.ladder import submitters
 from arena.ladder.book import open_book
 from arena.ladder.errors import LadderError
 from arena.ladder.ladder import SUSPEND_FAULTS, Ladder
@@ -26,6 +28,7 @@ from arena.tournament.spec import spec_from_dict
 
 app = typer.Typer(help="A standing ladder: bots are submitted, checked, and play as long as it runs.",
                   no_args_is_help=True)
+app.add_typer(submitter_app, name="submitter")
 DEFAULT_HOUSE = "random,low,high,heuristic"
 
 
@@ -107,10 +110,16 @@ def submit_cmd(
     package: Path = typer.Argument(..., help="A wheel (.whl) or a bot folder (with its pyproject.toml)."),
     player: str = typer.Option("", "--player", help="The player to enter, when the plugin offers several."),
     games: int = typer.Option(1, "--check-games", min=1, help="check-bot's games per preset and table size."),
+    owner: Optional[str] = typer.Option(None, "--as", help="The submitter whose bot a new chain is (default: "
+                                        "the organiser's; a new version keeps its chain's owner)."),
 ) -> None:
     """Install a bot into the ladder's own plugin area, check it in its sandbox, admit it if it passes."""
     ladder = Ladder.open(folder, session(ctx).registry)
-    entry = submit(ladder, package, player=player, games=games, progress=lambda t: typer.echo(t, err=True))
+    if owner is not None:
+        with Store(ladder.folder) as store:
+            submitters.find(open_book(store), owner)
+    entry = submit(ladder, package, player=player, games=games, progress=lambda t: typer.echo(t, err=True),
+                   owner=owner)
     out(f"{entry.name}: {entry.status} ({entry.reason})")
     if entry.status != "active":
         raise typer.Exit(1)
@@ -187,15 +196,20 @@ def serve_cmd(
     folder: Path = typer.Argument(..., help="The ladder's folder."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
+    title: str = typer.Option("Bhabhi ladder", "--title", help="The pages' title (the folder is never shown)."),
+    proxy: Optional[str] = typer.Option(None, "--proxy", help="Addresses of a reverse proxy in front, whose "
+                                        "X-Forwarded-For/-Proto headers are believed, comma-separated."),
 ) -> None:
     """Serve the leaderboard, each bot's page, recent games in the replay viewer, the report and a submission form
-    (needs the [serve] extra)."""
+    for submitters (needs the [serve] extra; submitters: `arena ladder submitter add`)."""
     try:
         import arena.ladder.web as web  # starlette and uvicorn: only when serving
     except ImportError as exc:
         raise LadderError(f"arena ladder serve needs the web extra: pip install 'bhabhi-arena[serve]' "
                           f"({exc.name} is missing)") from None
     ladder = Ladder.open(folder, session(ctx).registry)
-    token = web.new_token()
-    typer.echo(f"serving {folder} on http://{host}:{port}/ (Ctrl-C stops); submission token: {token}", err=True)
-    web.serve(ladder, host, port, token)
+    with Store(ladder.folder) as store:
+        people = [s for s in submitters.submitters(open_book(store)) if not s.revoked]
+    typer.echo(f"serving {folder} on http://{host}:{port}/ (Ctrl-C stops); {len(people)} submitters may submit "
+               f"(`arena ladder submitter add {folder} NAME` adds one)", err=True)
+    web.serve(ladder, host, port, title, proxy)

@@ -15,7 +15,11 @@ tournament's. Next to them the ladder keeps:
   stopped in any way (Ctrl-C, ``kill -9``) finishes the rounds it began;
 - ``ladder_changes``: every status change of an entry: to what, why, by whom
   (the user, ``arena ladder run`` or ``check-bot``), when, and the entry's
-  faults at that moment (a reinstated bot's suspension counts faults from there).
+  faults at that moment (a reinstated bot's suspension counts faults from there);
+- ``ladder_submitters`` and ``ladder_submissions``: the people who may submit
+  (each with the hash of a token of their own, :mod:`arena.ladder.submitters`)
+  and every submission they began, for their hourly limit. An entry's
+  ``owner`` is the submitter whose bot it is (None: the organiser's).
 
 Several processes share the file (``run`` plays while ``submit`` admits): every
 change is one SQLite transaction, and readers see only committed rows.
@@ -45,12 +49,19 @@ CREATE TABLE IF NOT EXISTS ladder_rounds (
 CREATE TABLE IF NOT EXISTS ladder_changes (
     name TEXT NOT NULL, status TEXT NOT NULL, reason TEXT NOT NULL, by TEXT NOT NULL, at REAL NOT NULL,
     faults INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ladder_submitters (
+    name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, created_at REAL NOT NULL, revoked_at REAL,
+    per_hour INTEGER NOT NULL, max_active INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ladder_submissions (
+    submitter TEXT NOT NULL, at REAL NOT NULL, outcome TEXT NOT NULL);
 """
+OWNER_COLUMN = "ALTER TABLE ladder_entries ADD COLUMN owner TEXT"
+"""A ladder made before submitters had their own tokens gains the column (its entries are the organiser's)."""
 STATUSES = ("checking", "active", "rejected", "retired", "suspended")
 REINSTATED = "reinstated"
 """The reason prefix of the change that puts a suspended entry back to active."""
 _ENTRY_COLUMNS = ("name", "player", "plugin", "version", "code_hash", "folder", "previous", "status", "reason",
-                  "report", "submitted_at")
+                  "report", "submitted_at", "owner")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +79,8 @@ class Entry:
     reason: str
     report: Any
     submitted_at: float
+    owner: str | None = None
+    """The submitter whose bot this is (None: the organiser's, a house player's)."""
 
     @property
     def house(self) -> bool:
@@ -100,7 +113,14 @@ class Book:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.db = store.db
-        self._write(lambda: [self.db.execute(s) for s in SCHEMA.split(";") if s.strip()])
+        self._write(self._create)
+
+    def _create(self) -> None:
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        if "owner" not in {row[1] for row in self.db.execute("PRAGMA table_info(ladder_entries)")}:
+            self.db.execute(OWNER_COLUMN)
 
     def _write(self, action):
         """Run ``action`` in one immediate transaction; a storage failure is a StoreError naming the file."""
@@ -150,7 +170,7 @@ class Book:
 
     def entries(self) -> list[Entry]:
         rows = self._read(f"SELECT {', '.join(_ENTRY_COLUMNS)} FROM ladder_entries ORDER BY submitted_at, name")
-        return [Entry(*r[:9], json.loads(r[9]) if r[9] else None, r[10]) for r in rows]
+        return [Entry(*r[:9], json.loads(r[9]) if r[9] else None, *r[10:]) for r in rows]
 
     def entry(self, name: str) -> Entry | None:
         return next((e for e in self.entries() if e.name == name), None)
@@ -197,6 +217,37 @@ class Book:
     def games_of(self) -> dict[str, int]:
         """Games stored per player."""
         return dict(self._read("SELECT player, COUNT(*) FROM seats GROUP BY player"))
+
+    # ---------------------------------------------------------------- submitters
+    def add_submitter(self, name: str, token_hash: str, per_hour: int, max_active: int) -> None:
+        self._write(lambda: self.db.execute("INSERT INTO ladder_submitters VALUES (?, ?, ?, NULL, ?, ?)",
+                                            (name, token_hash, time.time(), per_hour, max_active)))
+
+    def submitter_rows(self) -> list[tuple]:
+        """Every submitter: (name, token_hash, created_at, revoked_at, per_hour, max_active), by name."""
+        return self._read("SELECT name, token_hash, created_at, revoked_at, per_hour, max_active "
+                          "FROM ladder_submitters ORDER BY name")
+
+    def update_submitter(self, name: str, **values: Any) -> None:
+        """Set columns of the submitter ``name`` (``token_hash``, ``revoked_at``, ``per_hour``, ``max_active``)."""
+        allowed = {"token_hash", "revoked_at", "per_hour", "max_active"}
+        assert values and set(values) <= allowed
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self._write(lambda: self.db.execute(f"UPDATE ladder_submitters SET {sets} WHERE name = ?",
+                                            (*values.values(), name)))
+
+    def begin_submission(self, submitter: str, at: float) -> int:
+        """Log a submission begun by ``submitter`` (counted for the hourly limit); its row id."""
+        return self._write(lambda: self.db.execute("INSERT INTO ladder_submissions VALUES (?, ?, ?)",
+                                                   (submitter, at, "begun")).lastrowid)
+
+    def end_submission(self, row: int, outcome: str) -> None:
+        self._write(lambda: self.db.execute("UPDATE ladder_submissions SET outcome = ? WHERE rowid = ?",
+                                            (outcome, row)))
+
+    def submissions_since(self, submitter: str, since: float) -> int:
+        return self._read("SELECT COUNT(*) FROM ladder_submissions WHERE submitter = ? AND at >= ?",
+                          (submitter, since))[0][0]
 
 
 def open_book(store: Store) -> Book:

@@ -6,8 +6,14 @@ before (its ``previous``), with a rating of its own. It is installed into
 ``DIR/plugins/<entry>/``, discovered confined, then checked with check-bot in
 its sandbox under the ladder's rule presets and table sizes and its limits:
 it enters matchmaking (status ``active``) only if every check passes;
-otherwise it is ``rejected``. Either way the verdict and check-bot's report
-are stored with the entry. The same code submitted again is refused.
+otherwise it is ``rejected`` (and its folder removed: it never plays). Either
+way the verdict and check-bot's report are stored with the entry. The same code
+submitted again is refused.
+
+A submission made by a submitter (the web form, ``--as`` on the command line)
+is theirs: it may start a chain of their own or continue one they own, within
+their limits (:mod:`arena.ladder.submitters`); one made by the organiser may
+continue any chain, which keeps its owner.
 
 An organiser retires an entry, or reinstates a suspended one; every status
 change is logged with who made it, when and why (``ladder_changes``).
@@ -22,10 +28,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.ladder import submitters
 from arena.ladder.book import REINSTATED, Entry, open_book
 from arena.ladder.errors import LadderError, SubmissionError
-from arena.ladder.install import entry_base, install_submission, read_package
+from arena.ladder.install import install_submission, read_package
 from arena.ladder.ladder import PLUGINS, Ladder
+from arena.ladder.names import entry_base
+from arena.ladder.submitters import Submitter
 from arena.plugins.checkbot import check_bot
 from arena.plugins.folders import add_folder_players, folder_candidate
 from arena.results.store import Store
@@ -38,13 +47,21 @@ CHECKED_BY = "check-bot"
 
 
 def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_GAMES,
-           progress: Callable[[str], None] | None = None) -> Entry:
-    """Install, check and admit (or reject) the submission at ``path``; the entry as stored."""
+           progress: Callable[[str], None] | None = None, by: Submitter | None = None,
+           owner: str | None = None) -> Entry:
+    """Install, check and admit (or reject) the submission at ``path``; the entry as stored.
+
+    ``by``: the submitter who sent it (their ownership and limits apply); None: the organiser, whose
+    entry is ``owner``'s (a new chain's, or the chain's own owner's when it continues one)."""
     say = progress or (lambda text: None)
     package = read_package(path)
     base = entry_base(package.plugin)
     with Store(ladder.folder) as store:
         book = open_book(store)
+        entries = book.entries()
+        owner = submitters.check_owner(entries, base, by.name if by else None) or owner
+        if by is not None:
+            submitters.check_active(entries, by)
         name, previous, target = _new_folder(ladder, book, base, path)
         try:
             candidate = folder_candidate(target, name)
@@ -60,7 +77,7 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
             raise
         spec = ladder.registry.players[name]
         entry = Entry(name, spec.name, base, spec.version, candidate.code_hash, f"{PLUGINS}/{name}", previous,
-                      "checking", "being checked", None, time.time())
+                      "checking", "being checked", None, time.time(), owner)
         book.add_entry(entry)
         say(f"{name}: installed {package.distribution} {package.version} into {target}; checking it ...")
         report = _check(ladder, store, name, games)
@@ -71,6 +88,7 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
         else:
             failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())
             book.set_status(name, "rejected", f"check-bot failed: {failed}", data, by=CHECKED_BY)
+            shutil.rmtree(target, ignore_errors=True)  # it never plays: its files only take room
         return book.entry(name)
 
 
@@ -99,11 +117,14 @@ def _check(ladder: Ladder, store: Store, name: str, games: int):
                      table_sizes=spec.table_sizes, limits=spec.limits, sandbox=True, secret=ladder.secret(store))
 
 
-def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser", by: str | None = None) -> Entry:
-    """Take an entry out of matchmaking (its games and rating stay)."""
+def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser", by: str | None = None,
+           submitter: Submitter | None = None) -> Entry:
+    """Take an entry out of matchmaking (its games and rating stay); a ``submitter`` may retire only their own."""
     with Store(ladder.folder) as store:
         book = open_book(store)
         entry = _entry(ladder, book, name)
+        if submitter is not None and entry.owner != submitter.name:
+            raise LadderError(f"{name} is not {submitter.name}'s: a submitter may retire only their own entries")
         if entry.status == "retired":
             raise LadderError(f"{name} is retired already")
         book.set_status(name, "retired", reason, by=by or _user())

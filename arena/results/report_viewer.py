@@ -24,9 +24,10 @@ from arena.results.store import Store, rules_label
 
 
 def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, note: str,
-                links: Sequence[tuple[str, str]] = ()) -> str:
+                links: Sequence[tuple[str, str]] = (), nonce: str = "", folder_hint: str | None = None) -> str:
     """A page of the report's game browser holding ``games`` (stored indices), the first one open;
-    ``links``: (text, href) pairs shown under the heading."""
+    ``links``: (text, href) pairs shown under the heading; ``nonce``: its inline style and script carry it;
+    ``folder_hint``: how the notes of logs cut short name the folder (default: its path)."""
     if not games:
         raise ReportError(f"no games to show in {store.folder}")
     logged = logged_seats(store)
@@ -36,8 +37,8 @@ def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, 
         chosen.append({**browser_game(i, record, rules_label(record["rules"])), "lg": logged.get(i, [])})
     return environment().get_template("viewer.html.j2").render(
         name=name, heading=heading, links=list(links), version=__version__, games=pack_games(chosen),
-        games_note=note, logs=pack_logs(store, [i for i in games if logged.get(i)], str(store.folder)),
-        css=Markup(asset("report/report.css")), js=Markup(asset("report/browser.js")))
+        games_note=note, logs=pack_logs(store, [i for i in games if logged.get(i)], folder_hint or str(store.folder)),
+        css=Markup(asset("report/report.css")), js=Markup(asset("report/browser.js")), nonce=nonce)
 
 
 def environment() -> Environment:
