@@ -48,20 +48,22 @@ def report(folder: str | Path, out_path: str | Path | None = None, max_games: in
 
 
 def report_html(folder: str | Path, max_games: int = MAX_GAMES, *, nonce: str = "",
-                folder_hint: str | None = None) -> str:
+                folder_hint: str | None = None, redact: Callable[[str], str] | None = None) -> str:
     """The report of a results folder as one HTML string; ``nonce``: its inline style and script carry it (a page
-    served under a Content-Security-Policy); ``folder_hint``: how its notes name the folder (default: its path)."""
+    served under a Content-Security-Policy); ``folder_hint``: how its notes name the folder (default: its path);
+    ``redact``: applied to every bot's log first."""
     if max_games < 0:
         raise ReportError(f"max_games must be 0 or more (got {max_games})")
     with Store(folder) as store:
-        context = _context(store, Path(folder), max_games, folder_hint or str(folder))
+        context = _context(store, Path(folder), max_games, folder_hint or str(folder), redact)
     return _environment().get_template("report.html.j2").render(**context, nonce=nonce)
 
 
 # ---------------------------------------------------------------- context
 
 
-def _context(store: Store, folder: Path, max_games: int, folder_hint: str) -> dict[str, Any]:
+def _context(store: Store, folder: Path, max_games: int, folder_hint: str,
+             redact: Callable[[str], str] | None) -> dict[str, Any]:
     outs = outcomes(store)
     if not outs:
         raise ReportError(f"no games stored yet in {folder}: run the tournament first")
@@ -83,7 +85,8 @@ def _context(store: Store, folder: Path, max_games: int, folder_hint: str) -> di
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],
         "h2h": _h2h(outs, order),
         "faults": faults, "games": games, "games_note": note,
-        "logs": pack_logs(store, [g["i"] for g in games.index if g["lg"]], folder_hint), "compare": compare_section(store),
+        "logs": pack_logs(store, [g["i"] for g in games.index if g["lg"]], folder_hint, redact),
+        "compare": compare_section(store),
         "css": Markup(_asset("report/report.css")),
         "js": Markup("\n".join(_asset(f"report/{name}.js") for name in ("tables", "browser"))),
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from arena.results.store import Store
 
@@ -30,13 +30,16 @@ def logged_seats(store: Store) -> dict[int, list[int]]:
     return out
 
 
-def pack_logs(store: Store, games: Iterable[int], folder_hint: str) -> str:
-    """The logs of ``games`` (those that have any) as base64 gzip JSON; '' when there are none."""
+def pack_logs(store: Store, games: Iterable[int], folder_hint: str,
+              redact: Callable[[str], str] | None = None) -> str:
+    """The logs of ``games`` (those that have any) as base64 gzip JSON; '' when there are none.
+    ``redact``: applied to each log first (a served page hides the host's paths with it)."""
     data = {}
     for game in games:
         logs = store.logs(game)
         if logs:
-            data[str(game)] = {str(seat): _cut(text, folder_hint, game, seat) for seat, (_, text) in logs.items()}
+            data[str(game)] = {str(seat): _cut(redact(text) if redact else text, folder_hint, game, seat)
+                               for seat, (_, text) in logs.items()}
     if not data:
         return ""
     body = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

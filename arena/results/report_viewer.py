@@ -10,7 +10,7 @@ games, or one game, with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -24,10 +24,12 @@ from arena.results.store import Store, rules_label
 
 
 def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, note: str,
-                links: Sequence[tuple[str, str]] = (), nonce: str = "", folder_hint: str | None = None) -> str:
+                links: Sequence[tuple[str, str]] = (), nonce: str = "", folder_hint: str | None = None,
+                redact: Callable[[str], str] | None = None) -> str:
     """A page of the report's game browser holding ``games`` (stored indices), the first one open;
     ``links``: (text, href) pairs shown under the heading; ``nonce``: its inline style and script carry it;
-    ``folder_hint``: how the notes of logs cut short name the folder (default: its path)."""
+    ``folder_hint``: how the notes of logs cut short name the folder (default: its path); ``redact``: applied
+    to every bot's log first."""
     if not games:
         raise ReportError(f"no games to show in {store.folder}")
     logged = logged_seats(store)
@@ -37,7 +39,7 @@ def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, 
         chosen.append({**browser_game(i, record, rules_label(record["rules"])), "lg": logged.get(i, [])})
     return environment().get_template("viewer.html.j2").render(
         name=name, heading=heading, links=list(links), version=__version__, games=pack_games(chosen),
-        games_note=note, logs=pack_logs(store, [i for i in games if logged.get(i)], folder_hint or str(store.folder)),
+        games_note=note, logs=pack_logs(store, [i for i in games if logged.get(i)], folder_hint or str(store.folder), redact),
         css=Markup(asset("report/report.css")), js=Markup(asset("report/browser.js")), nonce=nonce)
 
 

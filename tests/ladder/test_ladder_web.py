@@ -1,5 +1,6 @@
 """`arena ladder serve` in a real browser (Chromium through Playwright): the table follows the games,
-a wheel submitted through the form is checked and enters matchmaking; the token and the size cap hold."""
+a wheel submitted through the form with a submitter's token is checked and enters matchmaking; the token and
+the size cap hold."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from support.ladder import make_ladder
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
 from starlette.testclient import TestClient  # noqa: E402
 
+from arena.ladder import submitters  # noqa: E402
 from arena.ladder.book import Entry, open_book  # noqa: E402
 from arena.ladder.install import install_submission  # noqa: E402
 from arena.ladder.ladder import Ladder  # noqa: E402
@@ -41,10 +43,17 @@ def _start(*args) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
-def _token(server: subprocess.Popen) -> str:
+def _token(folder, name: str = "alice") -> str:
+    """A new submitter's token (`arena ladder submitter add`, which prints it on stdout)."""
+    done = subprocess.run([sys.executable, "-m", "arena.cli.app", "ladder", "submitter", "add", str(folder), name],
+                          env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _serving(server: subprocess.Popen) -> None:
     line = server.stderr.readline()
-    assert "submission token: " in line, line
-    return line.rsplit(" ", 1)[1].strip()
+    assert "serving " in line, line
 
 
 def _stop(*procs) -> None:
@@ -87,10 +96,11 @@ def _ladder_in_chromium(tmp_path, playwright):
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
     port = _port()
+    token = _token(folder)
     server = _start("serve", str(folder), "--port", str(port))
     runs = _Runs(folder)
     try:
-        token = _token(server)
+        _serving(server)
         browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
         try:
             yield folder, f"http://127.0.0.1:{port}", token, browser.new_page(), runs
@@ -116,11 +126,13 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         page.set_input_files("input[name=wheel]", str(wheels["v1"]))
         page.fill("input[name=token]", "wrong")
         page.click("button[type=submit]")
-        assert "needs the ladder's token" in page.text_content("#message")
+        page.wait_for_function("() => document.getElementById('message').className.includes('refused')")
+        assert "no submitter's" in page.text_content("#message")
         page.set_input_files("input[name=wheel]", str(wheels["v1"]))
         page.fill("input[name=token]", token)
-        page.click("button[type=submit]", timeout=180_000)
-        page.wait_for_selector("#message", timeout=180_000)
+        page.click("button[type=submit]")
+        page.wait_for_function("() => document.getElementById('message').className.includes('admitted')",
+                               timeout=180_000)
         assert "lbot-v1: active" in page.text_content("#message")
         runs.start(6)  # a new bot is seated first until its rating settles
         runs.finish()
@@ -131,18 +143,29 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         assert page.locator("svg.history").count() == 1
 
 
-def test_uploads_are_refused_without_the_token_or_over_the_cap(tmp_path, registry, wheels):
+def test_uploads_are_refused_without_a_token_or_over_the_cap(tmp_path, registry, wheels):
+    """No token: 401; a token that is no one's: 403; over the cap, declared or streamed: 413; not a wheel: 400.
+    The refused bodies leave nothing in the ladder's folders."""
     ladder = make_ladder(tmp_path / "L", registry)
-    client = TestClient(make_app(Ladder.open(ladder.folder, registry), "secret-token", max_upload=1000))
+    with Store(ladder.folder) as store:
+        token = submitters.add(open_book(store), "alice")
+    client = TestClient(make_app(Ladder.open(ladder.folder, registry), max_upload=1000))
     wheel = wheels["v1"].read_bytes()
     assert len(wheel) > 1000
-    big = client.post("/submit", data={"token": "secret-token"}, files={"wheel": ("b.whl", wheel)})
-    assert big.status_code == 413 and "at most" in big.text
-    client = TestClient(make_app(Ladder.open(ladder.folder, registry), "secret-token"))
-    assert client.post("/submit", data={"token": "nope"}, files={"wheel": ("b.whl", wheel)}).status_code == 403
-    assert client.post("/submit", data={"token": "secret-token"}, files={"wheel": ("b.txt", b"x")}).status_code == 400
+    mine = {"Authorization": f"Bearer {token}"}
+    big = client.post("/submit", content=wheel, headers=mine)
+    assert big.status_code == 413 and "the most this ladder takes" in big.text
+    streamed = client.post("/submit", content=iter([wheel[:600], wheel[600:]]), headers=mine)  # chunked
+    assert streamed.status_code == 413 and "stopped reading" in streamed.text
+    client = TestClient(make_app(Ladder.open(ladder.folder, registry)))
+    assert client.post("/submit", content=wheel).status_code == 401
+    assert client.post("/submit", content=wheel, headers={"Authorization": "Bearer nope"}).status_code == 403
+    said = client.post("/submit", content=b"x" * 100, headers=mine)
+    assert said.status_code == 400 and "not a wheel" in said.text
     assert client.get("/bot/nobody").status_code == 404
     assert client.get("/api/table").json()["games"] == 0
+    assert list((ladder.folder / "uploads").iterdir()) == []
+    assert list((ladder.folder / "plugins").iterdir()) == []
 
 
 def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
@@ -152,7 +175,7 @@ def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
         open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
                                          "active", "test", None, 0.0))
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)
-    page = TestClient(make_app(Ladder.open(ladder.folder, registry), "t")).get("/bot/crashy-v1")
+    page = TestClient(make_app(Ladder.open(ladder.folder, registry))).get("/bot/crashy-v1")
     assert page.status_code == 200
     assert "suspended" in page.text and "crash" in page.text
     logs = page.text.split('<div id="logs">', 1)[1]
@@ -175,9 +198,9 @@ def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_prop
         record_property("games_while_the_list_moved", int(page.text_content("#games")) - games)
         shown = page.eval_on_selector_all("#recent li a", "as => as.map(a => Number(a.textContent.slice(1)))")
         assert len(shown) == 20 and len(set(shown)) == 20
-        with Store(folder) as store:  # newest first: none stored before another listed game shows above it
-            when = dict(store.db.execute("SELECT idx, finished_at FROM games"))
-        assert [when[i] for i in shown] == sorted((when[i] for i in shown), reverse=True)
+        with Store(folder) as store:  # newest first: the highest numbers, in order
+            stored = sorted((i for (i,) in store.db.execute("SELECT idx FROM games")), reverse=True)
+        assert shown == stored[:20]
 
         page.click("#recent li a")  # the newest game, alone in the report's viewer
         page.wait_for_url(f"{url}/game/{shown[0]}")
@@ -202,6 +225,6 @@ def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_prop
         page.click("#its-games")
         page.wait_for_function("() => window.arenaBrowser && window.arenaBrowser.state.steps", timeout=60_000)
         assert all("low" in names for names in page.evaluate("window.arenaBrowser.index.map(g => g.names)"))
-    client = TestClient(make_app(Ladder.open(folder, load(autoload=False)), "t"))
+    client = TestClient(make_app(Ladder.open(folder, load(autoload=False))))
     assert client.get("/game/999999").status_code == 404
     assert client.get("/games?player=nobody").status_code == 404

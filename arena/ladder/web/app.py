@@ -125,8 +125,10 @@ class Site:
     async def report(self, request: Request) -> Response:
         from arena.results.report import report_html  # matplotlib: only when the report is asked for
         request.state.style_attributes = True  # its cells are coloured with style attributes
-        html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce, folder_hint=HIDDEN)
-        return HTMLResponse(Redactor.of(self.folder)(html))
+        hide = Redactor.of(self.folder)
+        html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce, folder_hint=HIDDEN,
+                                       redact=hide)
+        return HTMLResponse(hide(html))
 
     async def submit_form(self, request: Request) -> Response:
         return self.page(request, "ladder_submit.html.j2", max_mb=self.max_upload >> 20, max_bytes=self.max_upload)
@@ -223,6 +225,11 @@ def _line(text: str, status: int, close: bool = False, headers: dict | None = No
     return PlainTextResponse(text + "\n", status_code=status, headers=extra)
 
 
+async def _no_icon(request: Request) -> Response:
+    """No icon (browsers ask for one on every page; a 204 keeps their consoles clean)."""
+    return Response(status_code=204)
+
+
 def make_app(ladder: Ladder, title: str = TITLE, max_upload: int = MAX_UPLOAD) -> Guard:
     """The ladder's ASGI application, wrapped in :class:`Guard`."""
     site = Site(ladder, title, max_upload)
@@ -238,7 +245,7 @@ def make_app(ladder: Ladder, title: str = TITLE, max_upload: int = MAX_UPLOAD) -
     routes = [Route("/", site.index), Route("/api/table", site.api_table), Route("/bot/{name}", site.bot),
               Route("/games", site.games), Route("/game/{number:int}", site.game), Route("/report", site.report),
               Route("/submit", site.submit_form, methods=["GET"]), Route("/submit", site.submit, methods=["POST"]),
-              Route("/retire/{name}", site.retire, methods=["POST"])]
+              Route("/retire/{name}", site.retire, methods=["POST"]), Route("/favicon.ico", _no_icon)]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: failed})
     return Guard(app)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from arena.ladder.book import open_book
 from arena.results.errors import StoreError
@@ -100,9 +101,10 @@ def games_page(folder: Path, title: str, nonce: str, player: str | None = None, 
             whose = f" of {player}" if player else ""
             heading = f"the last {len(chosen)} games{whose}"
             note = f"The last {len(chosen)} games{whose}, newest first."
-        links = [("leaderboard", "/"), ("recent games", "/games")] + ([("its page", f"/bot/{player}")] if player else [])
+        links = [("leaderboard", "/"), ("recent games", "/games")] + (
+            [("its page", f"/bot/{quote(player, safe='')}")] if player else [])
         return viewer_html(store, chosen, name=title, heading=heading, note=note, links=links, nonce=nonce,
-                           folder_hint=HIDDEN)
+                           folder_hint=HIDDEN, redact=Redactor.of(folder))
 
 
 def history_svg(points: list[tuple[int, float, float]]) -> dict | None:
