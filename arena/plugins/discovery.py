@@ -7,7 +7,11 @@ hashes the distribution's files. :func:`discover` then asks one confined child
 process per plugin (:mod:`arena.plugins.host`, forked from this process's zygote,
 :mod:`arena.sandbox.zygoteproc`, or exec'd as ``python -s -P -B -m arena.plugins.host``)
 what the plugin offers; the children run in
-parallel (:data:`MAX_PARALLEL` at a time). Each answer is plain data (JSON, at most :data:`MAX_REPORT` bytes,
+parallel (:data:`MAX_PARALLEL` at a time). Each child gets an empty temporary folder of its own
+(``arena-plugin-PID-XXXXXXXX`` in this process's temporary folder, its ``HOME``): it mounts a
+private tmpfs there (:data:`TMP_OPTIONS`, in a mount namespace of its own) where the machine
+allows, else writes in the folder itself; the folder is removed when the child has ended. Each
+answer is plain data (JSON, at most :data:`MAX_REPORT` bytes,
 within ``timeout`` seconds), or an ``{"error": ...}`` saying what went wrong:
 a plugin that hangs, crashes, prints garbage or answers too much costs only
 itself. Answers are cached for the life of this process, keyed by everything
@@ -26,19 +30,23 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.plugins.code_hash import normalised
-from arena.sandbox import zygoteproc
+from arena.sandbox import processes, zygoteproc
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.paths import DEVICES, SYSTEM
+from arena.sandbox.serverproc import TMP_OPTIONS
 
 DISCOVERY_TIMEOUT = 15.0
 """Wall-clock seconds one plugin's discovery may take (imports of heavy libraries included)."""
 LIMITS = Limits(memory_mb=1024, cpu_seconds=10, open_files=64, file_size_mb=1, processes=16)
-"""The OS limits of a discovery process (it has no writable folder at all)."""
+"""The OS limits of a discovery process (it may write in its temporary folder only; its tmpfs is
+capped as a game process's, :data:`TMP_OPTIONS`)."""
+TMP_PREFIX = "arena-plugin-"
 MAX_REPORT = 1 << 20
 MAX_LOG = 16 << 10
 MAX_PARALLEL = 8
@@ -168,27 +176,33 @@ def _regular_file_bytes(path: Path) -> bytes | None:
 
 
 # ------------------------------------------------------- asking the children
-def discover(found: list[Candidate], timeout: float = DISCOVERY_TIMEOUT) -> dict[str, dict]:
-    """Each candidate's report (see :mod:`arena.plugins.host`) or ``{"error": why}``, by name."""
-    todo = [c for c in found if c.key(timeout) not in _CACHE]
+def discover(found: list[Candidate], timeout: float = DISCOVERY_TIMEOUT,
+             limits: Limits = LIMITS) -> dict[str, dict]:
+    """Each candidate's report (see :mod:`arena.plugins.host`) or ``{"error": why}``, by name.
+
+    ``limits``: the discovery processes' OS limits (with ``namespaces`` disabled, a child writes
+    in its folder on disk, as where the machine has no namespaces).
+    """
+    todo = [c for c in found if (*c.key(timeout), limits) not in _CACHE]
     for first in range(0, len(todo), MAX_PARALLEL):
         chunk = todo[first:first + MAX_PARALLEL]
-        for c, report in zip(chunk, _run(chunk, timeout)):
-            _CACHE[c.key(timeout)] = report
-    return {c.name: _CACHE[c.key(timeout)] for c in found}
+        for c, report in zip(chunk, _run(chunk, timeout, limits)):
+            _CACHE[(*c.key(timeout), limits)] = report
+    return {c.name: _CACHE[(*c.key(timeout), limits)] for c in found}
 
 
-def _run(todo: list[Candidate], timeout: float) -> list[dict]:
+def _run(todo: list[Candidate], timeout: float, limits: Limits) -> list[dict]:
     """Start one child per candidate, then (while they start) probe the machine and send each
     its request; collect every answer, each child given ``timeout`` from its request."""
     children = [_Child.start(c) for c in todo]
     try:
         caps = detect().to_dict()
         readable = _readable()
+        tmpfs = None if "namespaces" in limits.disable else TMP_OPTIONS
         for child in children:
             child.send({"plugin": child.candidate.name, "entry_point": child.candidate.value,
-                        "path": list(child.candidate.paths), "limits": LIMITS.to_dict(),
-                        "caps": caps, "readable": readable})
+                        "path": list(child.candidate.paths), "limits": limits.to_dict(),
+                        "caps": caps, "readable": readable, "tmp": child.tmp, "tmpfs": tmpfs})
         _collect(children, time.monotonic() + timeout)
     finally:
         for child in children:
@@ -206,8 +220,9 @@ def _readable() -> list[str]:
 class _Child:
     """One discovery process: its pipes, what it said, how it ended."""
 
-    def __init__(self, candidate: Candidate, proc: subprocess.Popen | None, error: str = "") -> None:
-        self.candidate, self.proc, self.error = candidate, proc, error
+    def __init__(self, candidate: Candidate, proc: subprocess.Popen | None, error: str = "",
+                 tmp: str | None = None) -> None:
+        self.candidate, self.proc, self.error, self.tmp = candidate, proc, error, tmp
         self.out, self.log = bytearray(), bytearray()
         self.late = False
 
@@ -215,16 +230,21 @@ class _Child:
     def start(cls, candidate: Candidate) -> "_Child":
         if not hasattr(os, "killpg"):
             return cls(candidate, None, "its discovery needs a POSIX system (as sandboxed bots do)")
+        tmp = None
         try:
-            proc = _forked() or subprocess.Popen(
+            tmp = tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{os.getpid()}-")
+            env = {**_ENV, "HOME": tmp}
+            proc = _forked(env) or subprocess.Popen(
                 [sys.executable, "-s", "-P", "-B", "-m", "arena.plugins.host", str(os.getpid())],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/",
-                env=_ENV, close_fds=True, start_new_session=True)
+                env=env, close_fds=True, start_new_session=True)
         except OSError as exc:
+            if tmp is not None:
+                processes.remove_tree(tmp)
             return cls(candidate, None, f"its discovery process could not start: {exc}")
         for stream in (proc.stdout, proc.stderr):
             os.set_blocking(stream.fileno(), False)
-        return cls(candidate, proc)
+        return cls(candidate, proc, tmp=tmp)
 
     @property
     def streams(self) -> tuple:
@@ -276,11 +296,14 @@ class _Child:
         self.proc.wait()
 
     def close(self) -> None:
-        """Kill it if it still runs, and close our ends of its pipes."""
+        """Kill it if it still runs, close our ends of its pipes, remove its temporary folder
+        (without following links: what it left there is the plugin's)."""
         self.kill()
         for stream in (*self.streams, getattr(self.proc, "stdin", None)):
             if stream is not None:
                 stream.close()
+        if self.tmp is not None:
+            processes.remove_tree(self.tmp)
 
     def report(self, timeout: float) -> dict:
         if self.error:
@@ -298,7 +321,7 @@ class _Child:
         return report if isinstance(report, dict) else {"error": "its discovery report is not an object"}
 
 
-def _forked() -> zygoteproc.Child | None:
+def _forked(env: dict[str, str]) -> zygoteproc.Child | None:
     """A discovery process forked from the zygote (see :mod:`arena.sandbox.zygoteproc`) with its
     three pipes, as ``Popen(..., stdin=PIPE, stdout=PIPE, stderr=PIPE)`` gives them; None if there
     is no zygote (the caller execs one then)."""
@@ -307,7 +330,7 @@ def _forked() -> zygoteproc.Child | None:
         for _ in range(3):
             ends += os.pipe()
         (in_r, in_w, out_r, out_w, err_r, err_w) = ends
-        child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w), env=_ENV)
+        child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w), env=env)
     except OSError:
         for fd in ends:
             os.close(fd)

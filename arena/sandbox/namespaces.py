@@ -9,6 +9,9 @@ arena package, the bot's own package), ``/dev/null`` and friends, a fresh
 process to mount its own tmpfs on. Everything else on the machine (results
 folders, the checkout, home folders, other processes) is simply not there.
 
+Plugin discovery uses :func:`private_tmpfs`: a tmpfs on one folder of the harness's own file
+system, in a mount namespace of the caller's own.
+
 Each function raises ``OSError`` with the kernel's errno when it says no.
 """
 
@@ -162,6 +165,31 @@ def game_mounts(tmp_options: str, scratch: str = "/tmp") -> None:
     """In a game process's new mount namespace: its own tmpfs (on scratch) and /proc."""
     mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, tmp_options)
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
+
+def private_tmpfs(folder: str, options: str) -> None:
+    """Mount a tmpfs (``options``: its caps) on ``folder`` that this process alone sees.
+
+    For plugin discovery (:mod:`arena.plugins.host`), which runs on the harness's own file
+    system: a new mount namespace (with a user namespace of its own, mapping this uid and gid
+    to themselves, when this process may not make one alone), every mount made private in it
+    first, so that nothing mounted here shows outside. The tmpfs goes when the process does.
+    Single-threaded callers only; OSError when the kernel says no.
+    """
+    uid, gid = os.geteuid(), os.getegid()
+    try:
+        _unshare(CLONE_NEWNS)
+    except PermissionError:  # not privileged: a user namespace gives the capability
+        _unshare(CLONE_NEWUSER | CLONE_NEWNS)
+        write_id_maps("self", f"{uid} {uid} 1", f"{gid} {gid} 1")
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, options)
+
+
+def _unshare(flags: int) -> None:
+    if libc().unshare(ctypes.c_int(flags)) == -1:
+        err = ctypes.get_errno()
+        raise OSError(err, f"unshare: {os.strerror(err)}")
 
 
 def _outermost(paths: Iterable[str]) -> list[str]:
