@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from arena.bots.safetext import printable
 from arena.cli.errors import EXIT_INTERRUPTED
 from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out, sandbox_warning
@@ -118,8 +119,8 @@ def submit_cmd(
     if owner is not None:
         with Store(ladder.folder) as store:
             submitters.find(open_book(store), owner)
-    entry = submit(ladder, package, player=player, games=games, progress=lambda t: typer.echo(t, err=True),
-                   owner=owner)
+    entry = submit(ladder, package, player=player, games=games, owner=owner,
+                   progress=lambda t: typer.echo(printable(t), err=True))
     out(f"{entry.name}: {entry.status} ({entry.reason})")
     if entry.status != "active":
         raise typer.Exit(1)

@@ -32,7 +32,8 @@ def _book(folder: Path, action):
 def _shown(s: Submitter, live: int) -> str:
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(s.created_at))
     state = f"revoked {time.strftime('%Y-%m-%d %H:%M', time.localtime(s.revoked_at))}" if s.revoked else "active"
-    return f"{s.name:<24} {state:<22} since {made}; {s.per_hour} submissions an hour, {live}/{s.max_active} live entries"
+    return (f"{s.name:<24} {state:<22} since {made}; {s.per_hour} submissions an hour, "
+            f"{live}/{s.max_active} live entries")
 
 
 @app.command("add")

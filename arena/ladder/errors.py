@@ -11,3 +11,7 @@ class LadderError(ArenaError, RuntimeError):
 
 class SubmissionError(ArenaError, ValueError):
     """A submission that cannot enter: not a wheel or bot folder, too large, damaged, already there."""
+
+
+class UploadTooLarge(SubmissionError):
+    """A submission's body over the ladder's cap (refused once it passes it, the rest never read)."""

@@ -39,7 +39,8 @@ def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, 
         chosen.append({**browser_game(i, record, rules_label(record["rules"])), "lg": logged.get(i, [])})
     return environment().get_template("viewer.html.j2").render(
         name=name, heading=heading, links=list(links), version=__version__, games=pack_games(chosen),
-        games_note=note, logs=pack_logs(store, [i for i in games if logged.get(i)], folder_hint or str(store.folder), redact),
+        games_note=note,
+        logs=pack_logs(store, [i for i in games if logged.get(i)], folder_hint or str(store.folder), redact),
         css=Markup(asset("report/report.css")), js=Markup(asset("report/browser.js")), nonce=nonce)
 
 

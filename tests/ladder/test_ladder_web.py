@@ -137,7 +137,8 @@ def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, whee
         runs.start(6)  # a new bot is seated first until its rating settles
         runs.finish()
         page.goto(f"{url}/")  # read when loaded (the refresh in place is the first step's)
-        assert "lbot-v1" in page.eval_on_selector_all("#board tbody td:nth-child(2)", "tds => tds.map(td => td.textContent)")
+        assert "lbot-v1" in page.eval_on_selector_all("#board tbody td:nth-child(2)",
+                                                      "tds => tds.map(td => td.textContent)")
         page.goto(f"{url}/bot/lbot-v1")
         assert page.text_content("#status") == "active"
         assert page.locator("svg.history").count() == 1

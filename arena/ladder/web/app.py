@@ -26,6 +26,7 @@ from starlette.routing import Route
 from arena.game.errors import ArenaError
 from arena.ladder import submitters
 from arena.ladder.book import open_book
+from arena.ladder.errors import UploadTooLarge
 from arena.ladder.install import MAX_UPLOAD
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
@@ -164,7 +165,7 @@ class Site:
             outcome = f"{entry.name}: {entry.status}"
             return _line(f"{entry.name}: {entry.status} ({Redactor.of(self.folder)(entry.reason)})",
                          200 if entry.status == "active" else 422)
-        except upload.TooLarge as exc:
+        except UploadTooLarge as exc:
             return _line(str(exc), 413, close=True)
         except ArenaError as exc:
             outcome = f"refused: {exc}"[:200]

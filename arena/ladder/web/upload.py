@@ -23,17 +23,13 @@ from pathlib import Path
 
 from starlette.requests import Request
 
-from arena.ladder.errors import SubmissionError
+from arena.ladder.errors import SubmissionError, UploadTooLarge
 
 UPLOADS = "uploads"
 """The ladder's folder for bodies being received (each in a folder of its own, removed after its check)."""
 MAX_AUTHORIZATION = 512
 """The longest Authorization header read (a token is 43 characters)."""
 _DIST_INFO = re.compile(r"^([A-Za-z0-9_.]+)-([A-Za-z0-9_.!+]+)\.dist-info/")
-
-
-class TooLarge(SubmissionError):
-    """A body over the cap (its size so far, or the size it declared)."""
 
 
 def bearer(request: Request) -> str:
@@ -61,7 +57,7 @@ def new_spool(folder: Path) -> Path:
 
 
 async def receive(request: Request, spool: Path, cap: int) -> Path:
-    """Stream the body into ``spool/upload.whl``, at most ``cap`` bytes (:class:`TooLarge` past it); the file."""
+    """Stream the body into ``spool/upload.whl``, at most ``cap`` bytes (:class:`UploadTooLarge` past it); the file."""
     path = spool / "upload.whl"
     written = 0
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -69,7 +65,7 @@ async def receive(request: Request, spool: Path, cap: int) -> Path:
         async for chunk in request.stream():
             written += len(chunk)
             if written > cap:
-                raise TooLarge(f"refused: the upload is over {cap >> 20} MiB, the most this ladder takes "
+                raise UploadTooLarge(f"refused: the upload is over {cap >> 20} MiB, the most this ladder takes "
                                f"(stopped reading at {written >> 10} KiB)")
             out.write(chunk)
     if written == 0:
