@@ -5,9 +5,10 @@ id maps of a new user namespace, and :func:`enter_tree`, which turns a fresh
 mount namespace into a minimal file system: a small tmpfs as ``/`` holding
 read-only bind mounts of exactly the listed paths (the Python runtime, the
 arena package, the bot's own package), ``/dev/null`` and friends, a fresh
-``/proc`` of the bot's own PID namespace, and an empty ``/tmp`` for the game
-process to mount its own tmpfs on. Everything else on the machine (results
-folders, the checkout, home folders, other processes) is simply not there.
+``/proc`` of the bot's own PID namespace, and a tmpfs on its scratch folder
+(``/tmp``, or ``/var/tmp``) where the bot's import may write, on which each game
+process mounts its own. Everything else on the machine (results folders, the
+checkout, home folders, other processes) is simply not there.
 
 Plugin discovery uses :func:`private_tmpfs`: a tmpfs on one folder of the harness's own file
 system, in a mount namespace of the caller's own.
@@ -54,6 +55,9 @@ SYS_CLONE = {"x86_64": 56, "aarch64": 220}
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 ROOT_OPTIONS = "size=4m,nr_inodes=4096,mode=0755"
+IMPORT_TMP_OPTIONS = "size=64m,nr_inodes=4096,mode=1777"
+"""The tmpfs on the server's scratch folder, its ``HOME`` and ``TMPDIR`` while it imports the bot
+(caches, model files): capped as a game process's own; each game process mounts its own on top."""
 
 
 def _number(table: dict[str, int]) -> int:
@@ -134,8 +138,9 @@ def enter_tree(root: str, readable: Iterable[str], scratch: str = "/tmp") -> Non
     Call in a new mount namespace, as the init of a new PID namespace (for
     ``/proc``), with capabilities in the owning user namespace. Afterwards only
     the readable paths (at their own absolute paths), the devices, ``/proc``
-    and an empty read-only ``scratch`` folder (each game process mounts its own
-    tmpfs there) exist.
+    and a tmpfs on ``scratch`` (:data:`IMPORT_TMP_OPTIONS`: the server's ``HOME``
+    and ``TMPDIR``, where the bot's import may write; each game process mounts a
+    fresh tmpfs of its own on top, so no game sees it) exist.
     """
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, ROOT_OPTIONS)
@@ -154,6 +159,7 @@ def enter_tree(root: str, readable: Iterable[str], scratch: str = "/tmp") -> Non
     for folder in ("/proc", "/tmp", scratch, "/.old"):
         os.makedirs(root + folder, exist_ok=True)
     mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount("tmpfs", root + scratch, "tmpfs", MS_NOSUID | MS_NODEV, IMPORT_TMP_OPTIONS)
     pivot_root(root, root + "/.old")
     os.chdir("/")
     umount("/.old", MNT_DETACH)
