@@ -68,6 +68,9 @@ def add_folder_players(registry: Registry, entries: Mapping[str, Mapping[str, st
         if len(chosen) == 1:
             registry.players[name] = replace(chosen[0])
             continue
+        if not specs and said:  # it failed to load, or everything it offered was refused: that is why
+            problems[name] = "; ".join(said)
+            continue
         offered = ", ".join(s.name for s in specs) or "none"
         why = "; ".join(said) if said else f"it offers the players {offered}"
         problems[name] = (f"player {wanted!r} is not offered ({why})" if wanted

@@ -106,6 +106,10 @@ class Registry:
             raise PluginError(f"player {name!r} is offered by more than one plugin: "
                               f"{joined(plugins)} ({packages_of(plugins)}); uninstall all but one")
         spec = self.players.get(name)
+        broken = [] if spec is not None or any(s.plugin == name for s in self.players.values()) else [
+            p for p in self.problems if p.plugin == name]
+        if broken:  # a plugin of that name (as `arena new-bot` names them) offers nothing: say why
+            raise PluginError(f"player {name!r} is not available: {broken[0]}")
         if spec is None:
             known = ", ".join(sorted(self.players)) or "none"
             close = difflib.get_close_matches(name, list(self.players), n=1)
