@@ -51,7 +51,7 @@ def entry_base(plugin: str) -> str:
     name = folded(plugin)
     bad = next((c for c in name if c not in NAME_CHARS), None)
     if bad is not None:
-        raise SubmissionError(f"refused: the plugin name {_shown(plugin)} has {_character(bad)}; a ladder entry "
+        raise SubmissionError(f"refused: the plugin name {_shown(plugin)} has {described(bad)}; a ladder entry "
                               f"name may hold only ASCII letters, digits, '-', '_' and '.'")
     base = "".join("-" if c in SEPARATORS else c for c in name).strip("-")
     if not base:
@@ -78,7 +78,7 @@ def name_key(name: str) -> str:
     return key
 
 
-def _character(c: str) -> str:
+def described(c: str) -> str:
     """``'ø' (U+00F8 LATIN SMALL LETTER O WITH STROKE)``: a character named so that any reader can tell it."""
     kind = "a control character" if unicodedata.category(c) == "Cc" else "an unnamed character"
     return f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, kind)})"
