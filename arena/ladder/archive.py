@@ -17,7 +17,7 @@ line that names the member (a bounded repr) and the limit.
 
 from __future__ import annotations
 
-import os
+import itertools
 import shutil
 import stat
 import struct
@@ -255,7 +255,8 @@ def _walk(source: Path, name: str, label: str, limits: ArchiveLimits):
                                   f"takes at most {limits.max_members}")
         if stat.S_ISDIR(info.st_mode):
             if path.name not in _IGNORED_DIRS:
-                stack.extend((p, f"{name}/{p.name}") for p in sorted(path.iterdir(), reverse=True))
+                inside = sorted(itertools.islice(path.iterdir(), limits.max_members + 1), reverse=True)
+                stack.extend((p, f"{name}/{p.name}") for p in inside)
                 yield name + "/", info
         elif stat.S_ISREG(info.st_mode):
             if path.suffix != ".pyc":

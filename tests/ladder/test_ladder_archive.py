@@ -103,9 +103,10 @@ def test_too_many_members_are_refused_from_the_end_record(tmp_path):
 
 def test_an_oversized_central_directory_is_refused_before_it_is_parsed(tmp_path):
     """Few members with huge extra fields: the central directory's size is refused from the end record."""
-    extra = struct.pack("<HH", 0xCAFE, 60_000) + bytes(60_000)
-    infos = [member(f"{NAME}/m{i}.py") for i in range(4)]
-    wheel = hand_wheel(tmp_path / "w", infos, then=lambda z: [setattr(i, "extra", extra) for i in z.filelist])
+    def padded(z: zipfile.ZipFile) -> None:
+        for info in z.filelist:
+            info.extra = struct.pack("<HH", 0xCAFE, 60_000) + bytes(60_000)  # one unknown extra field, 60 KB
+    wheel = hand_wheel(tmp_path / "w", [member(f"{NAME}/m{i}.py") for i in range(4)], then=padded)
     text = _refused_install(wheel, tmp_path, ArchiveLimits(max_members=100))
     assert "has a central directory of" in text and "at most 100 KiB" in text
 
@@ -118,9 +119,11 @@ def test_too_many_members_are_refused_from_the_central_directory(tmp_path):
     assert text == f"refused: {wheel.name} has 15 members; the ladder takes at most 10"
 
 
-@pytest.mark.parametrize("mode, kind", [(stat.S_IFLNK | 0o777, "a symbolic link"), (stat.S_IFIFO | 0o644, "a named pipe"),
+@pytest.mark.parametrize("mode, kind", [(stat.S_IFLNK | 0o777, "a symbolic link"),
+                                        (stat.S_IFIFO | 0o644, "a named pipe"),
                                         (stat.S_IFCHR | 0o644, "a character device"),
-                                        (stat.S_IFSOCK | 0o644, "a socket"), (stat.S_IFDIR | 0o755, "a folder")])
+                                        (stat.S_IFSOCK | 0o644, "a socket"),
+                                        (stat.S_IFDIR | 0o755, "a folder")])
 def test_a_link_or_special_member_is_refused(tmp_path, mode, kind):
     """A member whose Unix mode says link, pipe, device, socket (or a folder with a file's name) is refused."""
     wheel = hand_wheel(tmp_path / "w", [member(f"{NAME}/odd", b"/etc/passwd", mode=mode)])
@@ -129,7 +132,8 @@ def test_a_link_or_special_member_is_refused(tmp_path, mode, kind):
 
 
 @pytest.mark.parametrize("name, why", [("../evil.py", "climbs out"), (f"{NAME}/../../evil.py", "climbs out"),
-                                       ("/etc/evil.py", "is an absolute path"), (f"{NAME}//evil.py", "empty or '.' part"),
+                                       ("/etc/evil.py", "is an absolute path"),
+                                       (f"{NAME}//evil.py", "empty or '.' part"),
                                        (f"{NAME}/./evil.py", "empty or '.' part")])
 def test_a_path_that_leaves_the_folder_is_refused(tmp_path, name, why):
     """'..' parts, absolute paths, empty and '.' parts are refused by name."""
@@ -201,7 +205,8 @@ def test_a_header_that_understates_a_member_gets_no_more_than_it_says(tmp_path):
 
 def test_a_header_that_understates_a_member_and_keeps_its_crc_is_refused(tmp_path):
     """The same lie with the true CRC: zipfile stops at 100 bytes and fails the CRC; the install is undone."""
-    wheel = hand_wheel(tmp_path / "w", [member(f"{NAME}/big.bin", 10 * MiB)], then=lie(f"{NAME}/big.bin", file_size=100))
+    wheel = hand_wheel(tmp_path / "w", [member(f"{NAME}/big.bin", 10 * MiB)],
+                       then=lie(f"{NAME}/big.bin", file_size=100))
     assert "Bad CRC-32" in _refused_install(wheel, tmp_path)
 
 
