@@ -9,16 +9,23 @@
     li.append(a, " " + g.rules + " \u00b7 " + g.names.join(", ") + " \u00b7 Bhabhi: " + g.bhabhi);
     return li;
   }
-  function row(cells) {
+  function row(cells, status, headers) {
     const tr = document.createElement("tr");
     cells.forEach((cell, i) => {
       const td = document.createElement("td");
+      td.dataset.label = headers[i];
       if (i === 1) {
         const a = document.createElement("a");
         a.href = "/bot/" + encodeURIComponent(cell);
         a.textContent = cell;
         td.className = "player";
         td.append(a);
+        if (status !== "active") {
+          const tag = document.createElement("span");
+          tag.className = "ver status";
+          tag.textContent = status;
+          td.append(" ", tag);
+        }
       } else {
         td.textContent = cell;
       }
@@ -30,7 +37,8 @@
     try {
       const data = await (await fetch("/api/table", {cache: "no-store"})).json();
       document.getElementById("games").textContent = data.games;
-      document.querySelector("#board tbody").replaceChildren(...data.rows.map(row));
+      document.querySelector("#board tbody").replaceChildren(
+        ...data.rows.map((cells, i) => row(cells, data.statuses[i], data.headers)));
       if (data.recent.length) document.getElementById("recent").replaceChildren(...data.recent.map(recentItem));
     } catch (e) { /* the server restarts: try again at the next tick */ }
   }

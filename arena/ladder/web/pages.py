@@ -24,6 +24,8 @@ from arena.results.store import Store
 
 MAX_LOGS = 10
 """The bot's most recent game logs its page shows (`arena logs DIR GAME` prints any)."""
+MAX_FAULTS = 20
+"""The bot's most recent faults its page lists."""
 MAX_LOG_CHARS = 16 << 10
 """Characters of one game's log a bot's page shows (the first ones)."""
 RECENT = 20
@@ -53,16 +55,17 @@ class Redactor:
 
 
 def table_rows(folder: Path) -> dict:
-    """The leaderboard as plain data: headers and the rows' cells (text), the entries' statuses, recent games."""
+    """The leaderboard as plain data: headers and the rows' cells (text), each row's entry's status, the recent
+    games."""
     with Store(folder) as store:
         statuses = {e.name: e.status for e in open_book(store).entries()}
         outs = outcomes(store)
         params = rating_params(store.meta("spec"))
         recent = recent_games(store)
     rows = rate(outs, **params).rows if outs else ()
-    return {"games": len(outs), "headers": [h for h, _, _ in COLUMNS] + ["status"],
-            "rows": [[str(_cell(r, a, f)) for _, a, f in COLUMNS] + [statuses.get(r.player, "")] for r in rows],
-            "recent": recent}
+    return {"games": len(outs), "headers": [h for h, _, _ in COLUMNS],
+            "rows": [[str(_cell(r, a, f)) for _, a, f in COLUMNS] for r in rows],
+            "statuses": [statuses.get(r.player, "") for r in rows], "recent": recent}
 
 
 def recent_games(store: Store, player: str | None = None, limit: int = RECENT) -> list[dict]:
@@ -136,7 +139,7 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
         outs = outcomes(store)
         params = rating_params(store.meta("spec"))
         faults = [(i, kind, hide(detail or "")) for i, kind, detail in store.db.execute(
-            "SELECT idx, kind, detail FROM faults WHERE player = ? ORDER BY idx DESC LIMIT 50", (name,))]
+            "SELECT idx, kind, detail FROM faults WHERE player = ? ORDER BY idx DESC LIMIT ?", (name, MAX_FAULTS))]
         logged = sorted((i for i, s in store.logged_seats()), reverse=True)
         logs = [(i, _cut(hide(text))) for i in logged for p, text in store.logs(i).values() if p == name][:MAX_LOGS]
         recent = recent_games(store, name)
