@@ -27,13 +27,15 @@ from arena.game.errors import ArenaError
 from arena.ladder import submitters
 from arena.ladder.book import open_book
 from arena.ladder.errors import UploadTooLarge
-from arena.ladder.install import MAX_UPLOAD
+from arena.ladder.archive import DEFAULT_LIMITS as LIMITS
+from arena.ladder.archive import MAX_UPLOAD
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
 from arena.ladder.submitters import Submitter
 from arena.ladder.web import upload
 from arena.ladder.web.guard import Guard
 from arena.ladder.web.pages import HIDDEN, Redactor, bot_page_data, games_page, table_rows
+from arena.results.errors import ReportError
 from arena.results.report_viewer import asset
 from arena.results.store import Store
 
@@ -47,10 +49,6 @@ ECHO = 60
 """Characters of a visitor's input an error page shows back (the rest cut)."""
 PARALLEL_SUBMISSIONS = 2
 """Submissions received and checked at once; another is answered 503 (try again)."""
-DISK_MARGIN = 256 << 20
-"""Bytes the ladder's disk must keep free beyond an upload and its unpacked size, or uploads are refused."""
-UNPACKED = 64 << 20
-"""What one submission may take on disk once unpacked, for the free-space check."""
 
 
 def pages() -> Environment:
@@ -127,8 +125,11 @@ class Site:
         from arena.results.report import report_html  # matplotlib: only when the report is asked for
         request.state.style_attributes = True  # its cells are coloured with style attributes
         hide = Redactor.of(self.folder)
-        html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce, folder_hint=HIDDEN,
-                                       redact=hide)
+        try:
+            html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce,
+                                           folder_hint=HIDDEN, redact=hide)
+        except ReportError:
+            return self.error(request, 404, "No games are stored yet: the report has nothing to show.")
         return HTMLResponse(hide(html))
 
     async def submit_form(self, request: Request) -> Response:
@@ -144,7 +145,7 @@ class Site:
             return _line(f"refused: the upload is {size >> 20} MiB, the most this ladder takes is "
                          f"{self.max_upload >> 20} MiB" if size >= 0 else "refused: a malformed Content-Length",
                          413 if size > 0 else 400, close=True)
-        if shutil.disk_usage(self.folder).free < self.max_upload + UNPACKED + DISK_MARGIN:
+        if shutil.disk_usage(self.folder).free < self.max_upload + LIMITS.disk_quota + LIMITS.free_margin:
             return _line("refused: the ladder's disk is nearly full; the organiser has been told", 507, close=True)
         if self.busy.locked():
             return _line("refused: the ladder is checking other submissions; try again in a minute", 503,
