@@ -58,6 +58,9 @@ WRITER = MOUNTED + """
             "files": sorted(os.listdir(TMP)), "cache": os.path.basename(CACHE)}
 
     class Writer(LowBot):
+        def new_game(self, view):
+            print("TMP-AT-START", json.dumps(sorted(os.listdir(tempfile.gettempdir()))), flush=True)
+
         def act(self, view):
             with open(os.path.join(tempfile.gettempdir(), "game.txt"), "a") as f:
                 f.write("a move")
@@ -133,7 +136,9 @@ def test_an_import_writing_temporary_files_is_discovered(fake_plugins, mode):
 @pytest.mark.parametrize("forked", [True, False], ids=["fork-server", "exec"])
 def test_it_plays_sandboxed_writing_at_import_and_in_its_games(fake_plugins, forked):
     """The same plugin plays a clean game from its sandbox (a fork server's or an exec'd process's): its import
-    writes there too, and its moves write in the game process's own temporary folder."""
+    writes there too, and its moves write in the game process's own temporary folder, which starts empty under a
+    fork server (what the server's import wrote is not seen by any game) and holds the import's files when exec'd
+    (one process imports and plays)."""
     if forked and not CAPS.available("forkserver"):
         pytest.skip("no fork server here")
     fake_plugins("writer", WRITER)
@@ -149,6 +154,12 @@ def test_it_plays_sandboxed_writing_at_import_and_in_its_games(fake_plugins, for
     assert client._forked is forked
     assert record["faults"][0] == [], client.log_text()
     assert record["timings"][0]["decisions"] > 0
+    [start] = [line for line in client.log_text().splitlines() if line.startswith("TMP-AT-START")]
+    files = json.loads(start.split(" ", 1)[1])
+    if forked:
+        assert files == []
+    else:
+        assert {"mine.txt", ".cache"} <= set(files)
 
 
 @pytest.mark.parametrize("mode", MODES)
