@@ -53,8 +53,9 @@ MAX_PARALLEL = 8
 """Discovery processes at a time."""
 _ARENA = Path(__file__).resolve().parent.parent
 _ROOT = str(_ARENA.parent)
-_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": "/nonexistent",
+_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
         "PYTHONHASHSEED": "0", "PYTHONPATH": _ROOT, "PYTHONUNBUFFERED": "1"}
+"""A discovery process's environment, and ``HOME``: its temporary folder."""
 _CACHE: dict[tuple, dict] = {}
 """Reports already obtained in this process, by :meth:`Candidate.key`."""
 
