@@ -470,7 +470,6 @@ def test_a_body_without_a_known_token_is_refused_unread(served, attack, record_p
     headers, chunked, offered = FLOODS[attack]
     flood = _flood(served, headers, offered, chunked)
     record_property("flood", f"{attack}: {flood}")
-    print(f"{attack}: {flood}")
     assert flood.answer is not None, f"no answer: {flood}"
     assert flood.answer.status == (403 if headers else 401), flood.answer.text
     assert flood.answer.text.startswith("refused:") and "token" in flood.answer.text
@@ -500,7 +499,6 @@ def test_a_declared_body_over_the_cap_is_refused_before_it_is_sent(served, recor
     the body sent) and the connection closed."""
     flood = _flood(served, {"Authorization": f"Bearer {served.tokens['alice']}"}, 21 << 20, False, send_body=False)
     record_property("flood", f"21 MiB declared: {flood}")
-    print(f"21 MiB declared: {flood}")
     assert flood.answer is not None and flood.answer.status == 413, flood
     assert "20 MiB" in flood.answer.text and flood.answer.text.count("\n") == 1
     _guarded(flood.answer)
@@ -514,7 +512,6 @@ def test_a_chunked_body_over_the_cap_is_cut_at_the_cap(served, record_property):
     the cap written to disk, and no partial file left under DIR/uploads/."""
     flood = _flood(served, {"Authorization": f"Bearer {served.tokens['alice']}"}, 21 << 20, True)
     record_property("flood", f"21 MiB chunked: {flood}")
-    print(f"21 MiB chunked: {flood}")
     assert flood.answer is not None, f"no answer: {flood}"
     assert flood.answer.status == 413, flood.answer.text
     assert "over 20 MiB" in flood.answer.text and flood.answer.text.count("\n") == 1
