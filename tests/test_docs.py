@@ -55,6 +55,10 @@ NOT_RUN = {
     "arena tournament resume results/cluster-demo": "its folder comes from the Dask worked example above",
     "arena ladder serve ladders/club --port 8765":
         "serves until stopped (tests/ladder/test_ladder_web.py runs it and drives it in Chromium)",
+    'arena ladder serve ladders/club --port 8765 --title "Club ladder"':
+        "serves until stopped (tests/ladder/test_ladder_web_hostile.py runs it and attacks it)",
+    "arena ladder serve ladders/club --port 8765 --proxy 127.0.0.1":
+        "serves until stopped, behind a reverse proxy the test does not have",
 }
 SAMPLER = "sampler(worlds=2,cap_ms=50)"
 """The sampler as the docs' commands run it: 2 worlds a decision, not 120, and its exact solver given
