@@ -11,8 +11,9 @@ crash messages), plays a few games, serves the ladder with uvicorn on
 - what ``/bot/<svg onload=alert(1)>`` and ``/game/<a huge number>`` answer;
 - whether the ladder's folder path shows on its pages;
 - how many bytes a chunked multipart ``POST /submit`` with no token or a wrong one gets taken in before
-  the server answers and closes (sent for at most 10 s, up to 256 MiB), and how many the server's process
-  read meanwhile (``/proc/PID/io``: the rest is the kernel's socket buffers);
+  the server answers and closes (sent for at most 10 s, up to 256 MiB), how many the server's kernel
+  acknowledged (TCP_INFO: what the server read, plus at most its receive buffer) and how many bytes the
+  server wrote meanwhile (``/proc/PID/io`` wchar);
 - what a 300 KB wheel holding 300 MiB of zeros does (`arena ladder submit`), and how
   much it unpacks to;
 - whether a wheel of another distribution with the hostile bot's plugin name becomes its next version.
@@ -74,9 +75,9 @@ def get(url: str, headers: dict | None = None) -> tuple[int, dict, str]:
         return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read().decode("utf-8", "replace")
 
 
-def chunked_flood(port: int, headers: dict, limit: int = 256 << 20, seconds: float = 10.0) -> tuple[int, str]:
+def chunked_flood(port: int, headers: dict, limit: int = 256 << 20, seconds: float = 10.0) -> tuple[int, int, str]:
     """Send a chunked POST /submit with ``headers`` until the server answers and closes (or the limits);
-    (bytes of body sent, the status line it answered)."""
+    (bytes of body sent, bytes the server's kernel acknowledged, the status line it answered)."""
     sock = socket.create_connection(("127.0.0.1", port))
     head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
     sock.sendall(f"POST /submit HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
@@ -105,8 +106,9 @@ def chunked_flood(port: int, headers: dict, limit: int = 256 << 20, seconds: flo
         answer += sock.recv(4096)
     except OSError:
         pass
+    taken = acked(sock)
     sock.close()
-    return sent, answer.split(b"\r\n", 1)[0].decode("latin-1") or "(no answer)"
+    return sent, taken, answer.split(b"\r\n", 1)[0].decode("latin-1") or "(no answer)"
 
 
 def zip_bomb(tmp: Path, name: str) -> Path:
@@ -157,7 +159,7 @@ def run_attacks(tmp: Path, folder: Path) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        wheel = build_wheel(hostile_folder(tmp), tmp / "hostile-wheel")
+        wheel = build_wheel(hostile_folder(tmp, "hostile"), tmp / "hostile-wheel")
         print(f"hostile bot submitted by alice: {web_submit(base, tokens['alice'], wheel)}")
         arena("ladder", "run", str(folder), "--games", "12", "-j", "1", "-q")
         pages(base, folder)
@@ -216,20 +218,28 @@ def pages(base: str, folder: Path) -> None:
               f"answer {body[:80]!r}")
 
 
-def read_bytes(pid: int) -> int:
-    """The bytes process ``pid`` has read through read(2) and its kin, sockets included (/proc/PID/io rchar)."""
+def written(pid: int) -> int:
+    """The bytes process ``pid`` has written (/proc/PID/io wchar: its files, the upload's spool among them)."""
     with open(f"/proc/{pid}/io") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("rchar:"))
+        return next(int(line.split()[1]) for line in f if line.startswith("wchar:"))
+
+
+def acked(sock: socket.socket) -> int:
+    """The bytes the server's kernel acknowledged on ``sock`` (TCP_INFO's tcpi_bytes_acked): what the server
+    read of them, plus at most its socket's receive buffer. (/proc/PID/io's rchar cannot tell: asyncio reads
+    sockets with recv(2), which it does not count.)"""
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+    return int.from_bytes(info[120:128], sys.byteorder) if len(info) >= 128 else 0
 
 
 def uploads(base: str, port: int, tokens: dict, tmp: Path, folder: Path, server: int) -> None:
     for label, headers in (("no token", {}), ("a wrong token", {"Authorization": "Bearer wrong"})):
-        before = read_bytes(server)
-        sent, answer = chunked_flood(port, headers)
+        before = written(server)
+        sent, taken, answer = chunked_flood(port, headers)
         time.sleep(0.5)
-        taken = read_bytes(server) - before
-        print(f"chunked POST /submit with {label}: {sent / (1 << 20):.1f} MiB sent before it ended, the server "
-              f"read {taken / (1 << 20):.2f} MiB; answer {answer!r}")
+        print(f"chunked POST /submit with {label}: {sent / (1 << 20):.1f} MiB sent before it ended, "
+              f"{taken / (1 << 20):.2f} MiB taken by the server's kernel, {(written(server) - before) >> 10} KiB "
+              f"written by the server; answer {answer!r}")
     bomb = zip_bomb(tmp, "zipbomb")
     said = arena("ladder", "submit", str(folder), str(bomb), check=False)
     unpacked = sum(f.stat().st_size for f in (folder / "plugins").rglob("zeros.bin"))

@@ -68,19 +68,19 @@ def served(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("xss")
     registry = load(autoload=False)
     ladder = make_ladder(tmp / "L", registry, table_sizes=[3], house=["random", "low", "high"], suspend_faults=10_000)
-    install_submission(build_wheel(hostile_folder(tmp), tmp / "wheel"), ladder.folder / "plugins" / "hostile-v1")
+    install_submission(build_wheel(hostile_folder(tmp), tmp / "wheel"), ladder.folder / "plugins" / "xss-bot-v1")
     with Store(ladder.folder) as store:
         book = open_book(store)
         token = submitters.add(book, "alice")
-        book.add_entry(Entry("hostile-v1", "hostile", "hostile", "1.0" + PAYLOAD, "x" + PAYLOAD, "plugins/hostile-v1",
+        book.add_entry(Entry("xss-bot-v1", "xss-bot", "xss-bot", "1.0" + PAYLOAD, "x" + PAYLOAD, "plugins/xss-bot-v1",
                              None, "active", "entered by the test " + PAYLOAD + BREAKOUT, None, 0.0, "alice"))
         who = submitters.authenticate(book, token)
-    rejected = submit(Ladder.open(ladder.folder, registry), hostile_folder(tmp, "hostile-two"), by=who)
+    rejected = submit(Ladder.open(ladder.folder, registry), hostile_folder(tmp, "xss-bot-two"), by=who)
     assert rejected.status == "rejected" and "<script>" in rejected.reason
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=9)
     with Store(ladder.folder) as store:
-        games = [i for (i,) in store.db.execute("SELECT DISTINCT idx FROM seats WHERE player = 'hostile-v1'")]
-        faults = store.db.execute("SELECT COUNT(*) FROM faults WHERE player = 'hostile-v1'").fetchone()[0]
+        games = [i for (i,) in store.db.execute("SELECT DISTINCT idx FROM seats WHERE player = 'xss-bot-v1'")]
+        faults = store.db.execute("SELECT COUNT(*) FROM faults WHERE player = 'xss-bot-v1'").fetchone()[0]
     assert games and faults, "the hostile bot must have played, and crashed with its payload"
     port = _port()
     server = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "serve", str(ladder.folder),
@@ -142,8 +142,8 @@ VIEWER = "() => window.arenaBrowser && window.arenaBrowser.state.steps"
 
 def _pages(served) -> list[tuple[str, str | None, bool]]:
     """(path, what to wait for, whether the page shows the hostile bot's text)."""
-    return [("/", None, False), ("/bot/hostile-v1", None, True), ("/bot/hostile-two-v1", None, True),
-            ("/games", VIEWER, False), ("/games?player=hostile-v1", VIEWER, True),
+    return [("/", None, False), ("/bot/xss-bot-v1", None, True), ("/bot/xss-bot-two-v1", None, True),
+            ("/games", VIEWER, False), ("/games?player=xss-bot-v1", VIEWER, True),
             (f"/game/{served['game']}", VIEWER, True), ("/report", None, False), ("/submit", None, False),
             ("/bot/" + quote(PAYLOAD, safe=""), None, False), ("/games?player=" + quote(PAYLOAD, safe=""), None, False),
             ("/nope/" + quote(BREAKOUT, safe=""), None, False), ("/game/" + "9" * 30, None, False)]
@@ -177,13 +177,13 @@ def test_no_page_runs_a_bots_or_a_visitors_markup(served, browser, record_proper
 def test_the_report_shows_the_hostile_version_as_text(served, browser):
     """The whole report lists the hostile bot with its payload version as text (and runs nothing of it)."""
     seen = _visit(browser, served["url"] + "/report")
-    assert "hostile-v1" in seen["text"] and seen["injected"] == 0 and not seen["violations"]
+    assert "xss-bot-v1" in seen["text"] and seen["injected"] == 0 and not seen["violations"]
 
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_pages_fit_the_width(served, browser, width):
     """The leaderboard and the bot pages (long hostile texts and all) have no horizontal scrollbar at 1280 px
     or at a phone's 390 px: wide tables scroll inside their own box."""
-    for path in ("/", "/bot/hostile-v1", "/bot/hostile-two-v1", "/submit"):
+    for path in ("/", "/bot/xss-bot-v1", "/bot/xss-bot-two-v1", "/submit"):
         seen = _visit(browser, served["url"] + path, width=width)
         assert seen["overflow"] <= 0, f"{path} at {width} px is {seen['overflow']} px too wide"

@@ -50,6 +50,7 @@ def arena_players():
 '''
 
 
-def hostile_folder(tmp: Path, name: str = "hostile") -> Path:
-    """The hostile bot's package folder (``arena new-bot``'s layout, its code replaced)."""
+def hostile_folder(tmp: Path, name: str = "xss-bot") -> Path:
+    """The hostile bot's package folder (``arena new-bot``'s layout, its code replaced). Its name must make a
+    module nothing on the path has (the suite's path holds tests/sandbox/hostile/, so not ``hostile``)."""
     return bot_folder(tmp, name, HOSTILE.format(payload=PAYLOAD, breakout=BREAKOUT))
