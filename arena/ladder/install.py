@@ -41,7 +41,7 @@ from arena.ladder.archive import (DEFAULT_LIMITS, MAX_UPLOAD, ArchiveLimits, Quo
 from arena.ladder.errors import SubmissionError
 from arena.plugins.names import ENTRY_POINT_GROUP
 
-__all__ = ["MAX_UPLOAD", "Package", "install_submission", "read_package"]  # arena.ladder.web imports MAX_UPLOAD
+__all__ = ["MAX_UPLOAD", "Package", "install_submission", "read_package"]
 DIST_INFO_MAX = 1 << 20
 """The largest METADATA, entry_points.txt or pyproject.toml read, in bytes."""
 _CHUNK = 1 << 20
