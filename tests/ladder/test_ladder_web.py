@@ -26,6 +26,7 @@ from arena.ladder.install import install_submission  # noqa: E402
 from arena.ladder.ladder import Ladder  # noqa: E402
 from arena.results.store import Store  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402
+from arena.ladder.web import app as web_app  # noqa: E402
 from arena.ladder.web import make_app  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 
@@ -229,3 +230,17 @@ def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_prop
     client = TestClient(make_app(Ladder.open(folder, load(autoload=False))))
     assert client.get("/game/999999").status_code == 404
     assert client.get("/games?player=nobody").status_code == 404
+
+
+def test_an_upload_is_refused_while_the_disk_is_nearly_full(tmp_path, registry, wheels, monkeypatch):
+    """Below the upload, its quota and the margin free, a submission is refused 507 before its body is read,
+    and nothing is spooled."""
+    ladder = make_ladder(tmp_path / "L", registry)
+    with Store(ladder.folder) as store:
+        token = submitters.add(open_book(store), "alice")
+    real = web_app.shutil.disk_usage
+    monkeypatch.setattr(web_app.shutil, "disk_usage", lambda path: real(path)._replace(free=100 << 20))
+    said = TestClient(make_app(Ladder.open(ladder.folder, registry))).post(
+        "/submit", content=wheels["v1"].read_bytes(), headers={"Authorization": f"Bearer {token}"})
+    assert said.status_code == 507 and "disk is nearly full" in said.text
+    assert not (ladder.folder / "uploads").exists() and list((ladder.folder / "plugins").iterdir()) == []

@@ -9,6 +9,7 @@ taken in.
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 import time
 from pathlib import Path
@@ -26,7 +27,7 @@ from starlette.routing import Route
 from arena.game.errors import ArenaError
 from arena.ladder import submitters
 from arena.ladder.book import open_book
-from arena.ladder.errors import UploadTooLarge
+from arena.ladder.errors import SubmissionError, UploadTooLarge
 from arena.ladder.archive import DEFAULT_LIMITS as LIMITS
 from arena.ladder.archive import MAX_UPLOAD
 from arena.ladder.ladder import Ladder
@@ -39,6 +40,8 @@ from arena.results.errors import ReportError
 from arena.results.report_viewer import asset
 from arena.results.store import Store
 
+LOG = logging.getLogger("arena.ladder.web")
+"""What the organiser should know (uvicorn prints warnings on the server's stderr)."""
 TITLE = "Bhabhi ladder"
 """The pages' title unless the organiser gives one (never the ladder folder's path)."""
 MAX_NAME = 64
@@ -145,8 +148,10 @@ class Site:
             return _line(f"refused: the upload is {size >> 20} MiB, the most this ladder takes is "
                          f"{self.max_upload >> 20} MiB" if size >= 0 else "refused: a malformed Content-Length",
                          413 if size > 0 else 400, close=True)
-        if shutil.disk_usage(self.folder).free < self.max_upload + LIMITS.disk_quota + LIMITS.free_margin:
-            return _line("refused: the ladder's disk is nearly full; the organiser has been told", 507, close=True)
+        free = shutil.disk_usage(self.folder).free
+        if free < self.max_upload + LIMITS.disk_quota + LIMITS.free_margin:
+            LOG.warning("a submission by %s refused: the ladder's disk has only %d MiB free", who.name, free >> 20)
+            return _line("refused: the ladder's disk is nearly full; try again later", 507, close=True)
         if self.busy.locked():
             return _line("refused: the ladder is checking other submissions; try again in a minute", 503,
                          close=True, headers={"Retry-After": "60"})
@@ -156,7 +161,7 @@ class Site:
     async def _receive(self, request: Request, who: Submitter) -> Response:
         try:
             row = await run_in_threadpool(self._begin, who)
-        except ArenaError as exc:
+        except SubmissionError as exc:  # past the hourly limit
             return _line(str(exc), 429, close=True)
         spool = upload.new_spool(self.folder)
         outcome = "refused"
