@@ -32,6 +32,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -320,3 +321,48 @@ def test_documented_command_runs(workspaces, command):
     if command.startswith("arena compare ") and "--resume" not in command:
         shutil.rmtree(workspace.root / "results" / _compare_name(command), ignore_errors=True)  # its own comparison
     _check(workspace.run(reduced(command)), f"{command} (from {', '.join(COMMANDS[command])})")
+
+
+# ------------------------------------------------------------- the README's virtual environment
+def _setup_lines() -> list[str]:
+    """The README's code lines that make the virtual environment (``python3 -m venv .venv``)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [line.strip() for _, line in _code_lines(text) if "-m venv .venv" in line]
+
+
+def test_the_readme_activates_its_venv_before_any_bare_command():
+    """Each setup line activates .venv in the reader's shell before its first bare pip, python or arena,
+    and no code line of the README before the first setup line uses a bare one."""
+    lines = _setup_lines()
+    assert len(lines) == 2
+    for line in lines:
+        steps = [s.strip() for s in line.split("&&")]
+        assert ". .venv/bin/activate" in steps, line
+        activated = steps.index(". .venv/bin/activate")
+        bare = [i for i, s in enumerate(steps) if re.match(r"(pip|python|arena)\b", s)]
+        assert bare and min(bare) > activated, line
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    before = [line for _, line in _code_lines(text.split(lines[0])[0])]
+    assert not [line for line in before if re.match(r"\s*(pip|python|arena)\b", line)]
+
+
+def test_the_readme_activation_makes_bare_arena_and_pip_the_venvs(tmp_path):
+    """The activation step, run as written by a shell whose PATH has no venv, makes `arena players` run
+    and `pip` and `arena` resolve into the virtual environment (here the suite's own, linked as .venv)."""
+    venv = Path(sys.prefix)
+    if venv == Path(sys.base_prefix) or not (venv / "bin" / "activate").is_file():
+        pytest.skip("the suite does not run in a virtual environment")
+    (tmp_path / ".venv").symlink_to(venv)
+    activate = next(s.strip() for s in _setup_lines()[0].split("&&") if "activate" in s)
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                           if p and Path(p).resolve() != (venv / "bin").resolve())
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", DISABLE_ENV, "COLUMNS")}
+    env.update(PATH=path, HOME=str(tmp_path))
+    script = f"{activate} && command -v pip && command -v arena && arena players"
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    pip, arena, *table = done.stdout.splitlines()
+    assert Path(pip).resolve() == (venv / "bin" / "pip").resolve()
+    assert Path(arena).resolve() == (venv / "bin" / "arena").resolve()
+    assert any(row.split()[:1] == ["heuristic"] for row in table)
