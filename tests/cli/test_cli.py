@@ -8,6 +8,7 @@ loaded here, so the tables hold the built-in players only.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -123,6 +124,21 @@ def test_new_bot_creates_package(capsys, tmp_path):
     target = tmp_path / "cli-made-bot"
     assert f"created {target}" in out and f"pip install -e {target}" in out
     assert (target / "pyproject.toml").is_file() and (target / "cli_made_bot" / "__init__.py").is_file()
+
+
+def test_new_bot_next_line_names_the_arenas_pip(capsys, tmp_path, monkeypatch):
+    """The next step says `pip` where PATH finds this environment's pip first (its venv active), else the
+    full path of this environment's pip and arena, so the line works as written in either shell."""
+    here = Path(sys.executable).parent
+    if not (here / "pip").exists() or not (here / "arena").exists():
+        pytest.skip("no pip and arena beside this interpreter")
+    monkeypatch.setenv("PATH", f"{here}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    code, out, _ = run(capsys, "new-bot", "path-bot", "--dir", tmp_path / "a")
+    assert code == 0 and f"next:  pip install -e {tmp_path / 'a' / 'path-bot'}   then   arena players" in out
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    code, out, _ = run(capsys, "new-bot", "path-bot", "--dir", tmp_path / "b")
+    assert code == 0 and f"next:  {here / 'pip'} install -e {tmp_path / 'b' / 'path-bot'}   then   " \
+        f"{here / 'arena'} players" in out
 
 
 def test_bench_engine_tiny(capsys):
