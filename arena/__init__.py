@@ -9,16 +9,16 @@ import importlib
 
 _EXPORTS = {
     "arena.bots.bot": ("Bot",),
+    "arena.bots.errors": ("PluginError",),
+    "arena.bots.hookimpl": ("hookimpl",),
+    "arena.bots.player_spec": ("PlayerSpec",),
     "arena.game.cards": ("ACE_OF_SPADES", "CARDS", "Card", "card", "parse_card", "parse_cards"),
     "arena.game.engine": ("Game",),
     "arena.game.errors": ("ArenaError", "CardError", "IllegalAction", "PositionError", "ReplayError",
                           "RulesError"),
-    "arena.plugins.errors": ("PluginError",),
     "arena.game.result": ("Result",),
     "arena.game.rules": ("PRESETS", "Rules"),
     "arena.game.views": ("PlayerView",),
-    "arena.plugins.player_spec": ("PlayerSpec",),
-    "arena.plugins.registry": ("hookimpl",),
 }
 _HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 

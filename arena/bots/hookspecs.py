@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
+from arena.bots.hookimpl import PROJECT
+
 if TYPE_CHECKING:
-    from arena.plugins.player_spec import PlayerSpec
+    from arena.bots.player_spec import PlayerSpec
     from arena.game.rules import Rules
 
-hookspec = pluggy.HookspecMarker("arena")
+hookspec = pluggy.HookspecMarker(PROJECT)
 
 
 @hookspec

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.plugins.code_hash import normalised
+from arena.bots.code_hash import normalised
 from arena.sandbox import processes, zygoteproc
 from arena.sandbox.limits import Limits, detect
 from arena.sandbox.paths import DEVICES, SYSTEM
@@ -144,7 +144,7 @@ def code_hash(dist, root: str | None, files: list[Path]) -> str:
     every ``.py`` file of the entry point's top-level package (an editable
     install's RECORD does not list its sources). Each is hashed with its path
     relative to its folder, so the same install elsewhere hashes the same, and
-    normalised (:func:`arena.plugins.code_hash.normalised`): comments and
+    normalised (:func:`arena.bots.code_hash.normalised`): comments and
     docstrings do not count.
     """
     named: dict[str, Path] = {}

@@ -1,16 +1,14 @@
 """The exceptions of the plugins layer, all :class:`~arena.game.errors.ArenaError`.
 
 A plugin's own faults are :class:`~arena.plugins.registry.PluginProblem` data;
-these are raised for what the caller asked (a player, a check, a scaffold).
+these are raised for what the caller asked (a check, a scaffold). An unknown or
+broken player is :class:`arena.bots.errors.PluginError`, a layer down, as the
+player spec a bot author writes raises it.
 """
 
 from __future__ import annotations
 
 from arena.game.errors import ArenaError
-
-
-class PluginError(ArenaError, LookupError):
-    """An unknown player, or a player whose plugin is broken."""
 
 
 class CheckError(ArenaError, ValueError):

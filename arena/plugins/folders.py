@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from arena.plugins import discovery
-from arena.plugins.errors import PluginError
+from arena.bots.errors import PluginError
 from arena.plugins.names import ENTRY_POINT_GROUP
 from arena.plugins.registry import Registry, discovered_players
 

@@ -61,8 +61,9 @@ import pluggy
 
 import arena
 from arena.bots import hookspecs
-from arena.plugins.errors import PluginError
-from arena.plugins.options import accepted_options
+from arena.bots.errors import PluginError
+from arena.bots.hookimpl import PROJECT
+from arena.bots.options import accepted_options
 from arena.plugins.registry import ENTRY_POINT_GROUP, PluginProblem, offered_players, offered_presets
 from arena.sandbox import linux, namespaces
 from arena.sandbox.limits import Capabilities, Limits, confine
@@ -141,7 +142,7 @@ def _send(fd: int, report: dict) -> None:
 def load_plugin(name: str, entry_point: str) -> tuple[pluggy.PluginManager, Any]:
     """Import one plugin's entry point and register it alone (in a confined process only)."""
     obj = metadata.EntryPoint(name=name, value=entry_point, group=ENTRY_POINT_GROUP).load()
-    pm = pluggy.PluginManager("arena")
+    pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(obj, name=name)
     return pm, obj

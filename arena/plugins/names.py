@@ -66,7 +66,7 @@ def split_names(text: str) -> list[str]:
 def player_options(name: str) -> tuple[str, dict[str, str]]:
     """``sampler(budget_ms=20, worlds=40)`` -> ``("sampler", {"budget_ms": "20", "worlds": "40"})``: the
     player and its options as texts (typed against what its factory accepts by
-    :func:`arena.plugins.options.typed_options`); a name without options -> ``(name, {})``.
+    :func:`arena.bots.options.typed_options`); a name without options -> ``(name, {})``.
     Raises ValueError, saying what was expected, for a malformed list."""
     base, mark, rest = name.partition(OPTIONS_OPEN)
     if not mark:

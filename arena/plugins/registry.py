@@ -16,8 +16,8 @@ What runs where:
 - a third-party plugin is never imported by the harness. :mod:`arena.plugins.discovery`
   finds its entry point in the distributions' metadata and asks a confined
   child (:mod:`arena.plugins.host`) what it offers; :func:`load` builds a
-  :class:`~arena.plugins.player_spec.PlayerSpec` from that plain data, with no factory, only a
-  :class:`~arena.plugins.player_spec.PluginSource` saying how to find it. Only the sandbox host (its own
+  :class:`~arena.bots.player_spec.PlayerSpec` from that plain data, with no factory, only a
+  :class:`~arena.bots.player_spec.PluginSource` saying how to find it. Only the sandbox host (its own
   confined process) loads the plugin, and only that one entry point
   (:func:`arena.plugins.host.plugin_factory`). Its ``arena_game_finished``
   observer is not called at all: no code of a third-party plugin runs in the
@@ -48,19 +48,19 @@ from typing import Any
 import pluggy
 
 from arena.bots import hookspecs
+from arena.bots.errors import PluginError
+from arena.bots.hookimpl import PROJECT
+from arena.bots.options import reported_options
+from arena.bots.player_spec import PlayerSpec, PluginSource
 from arena.bots.safetext import printable
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.plugins import discovery
-from arena.plugins.errors import PluginError
 from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
                                  packages_of, player_options)
-from arena.plugins.options import reported_options
-from arena.plugins.player_spec import PlayerSpec, PluginSource
 
 DISABLE_ENV = "ARENA_DISABLE_PLUGIN_AUTOLOAD"
 MAX_DESCRIPTION, MAX_VERSION, MAX_PLAYERS, MAX_PRESETS = 300, 40, 100, 50
 """Caps on what one third-party plugin's discovery may bring."""
-hookimpl = pluggy.HookimplMarker("arena")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.\-]{0,39}$")
 
 
@@ -140,7 +140,7 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
     """
     if autoload is None:
         autoload = not autoload_disabled()
-    pm = pluggy.PluginManager("arena")
+    pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     registry = Registry(manager=pm)
     pm.register(_builtin_plugin(), name=BUILTIN_PLUGIN)

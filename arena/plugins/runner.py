@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from arena.plugins.player_spec import check_in_process
+from arena.bots.player_spec import check_in_process
 from arena.bots.match_play import play_match
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.match import MatchRules

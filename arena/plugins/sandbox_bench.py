@@ -15,7 +15,7 @@ import time
 
 from arena.bots.bot import Bot
 from arena.game.engine import Game
-from arena.plugins.player_spec import PlayerSpec
+from arena.bots.player_spec import PlayerSpec
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules

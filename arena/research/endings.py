@@ -17,7 +17,7 @@ from pathlib import Path
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.game.seeds import numbered_seed
-from arena.plugins.player_spec import check_in_process
+from arena.bots.player_spec import check_in_process
 from arena.plugins.registry import Registry
 from arena.results.intervals import wilson
 from arena.results.store import Store

@@ -36,7 +36,7 @@ from concurrent.futures import CancelledError, Future, InvalidStateError
 
 from arena import __version__
 from arena.game.engine import Game
-from arena.plugins.code_hash import code_hash_of
+from arena.bots.code_hash import code_hash_of
 from arena.tournament.errors import DaskBackendError, WorkerMismatch
 from arena.tournament.worker import close_clients, streaming_to, this_process, unpack_results, worker_name
 

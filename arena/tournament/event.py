@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
-from arena.plugins.player_spec import check_in_process
+from arena.bots.player_spec import check_in_process
 from arena.results.errors import StoreError
 from arena.results.store import Store, change_note, rules_label
 from arena.tournament.book import booked, with_book

@@ -10,11 +10,18 @@ one exception: each imports what a confinement step needs at that step (after
 the fork, before or after Landlock and seccomp), and the bot host loads its
 player's plugin, the one call up from the sandbox, in the bot's own process;
 the zygote imports the mains it forks (a keeper, a plugin's discovery process).
+
+A name taken from the public API (``from arena import PlayerSpec``, or
+``arena.PlayerSpec`` after ``import arena``) is an import of its home module, as
+``_EXPORTS`` in arena/__init__.py names it; ``arena.api()`` imports every one.
+Imports under ``if TYPE_CHECKING:`` (for annotations, never run) must go down
+as well: an upward one is a cycle waiting for the first annotation that runs.
 """
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +36,19 @@ SIZE = 410
 
 
 def _modules():
+    """Every module of ``arena`` and ``players`` with its syntax tree, ``if TYPE_CHECKING:`` blocks included:
+    an import made for annotations only must go down too."""
     for path in sorted([*(ROOT / "arena").rglob("*.py"), *(ROOT / "players").rglob("*.py")]):
-        yield path, _without_type_checking(ast.parse(path.read_text(), str(path)))
+        yield path, ast.parse(path.read_text(), str(path))
 
 
-def _without_type_checking(tree: ast.Module) -> ast.Module:
-    """The module without its ``if TYPE_CHECKING:`` blocks (annotations only, never run)."""
-    tree.body = [node for node in tree.body if not (
-        isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")]
-    return tree
+@cache
+def _facade() -> dict[str, str]:
+    """The public API's names, name -> home module, read from ``_EXPORTS`` in arena/__init__.py."""
+    tree = ast.parse((ROOT / "arena" / "__init__.py").read_text())
+    exports = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["_EXPORTS"])
+    return {name: module for module, names in exports.items() for name in names}
 
 
 def _layer(module: str) -> str | None:
@@ -49,13 +60,18 @@ def _layer(module: str) -> str | None:
     return None
 
 
-def _imported(node: ast.AST, here: str) -> list[str]:
+def _imported(node: ast.AST, here: str, facade: dict[str, str] | None = None) -> list[str]:
+    """The modules an import statement reaches; a name taken from the ``arena`` facade counts as its home
+    module (``from arena import Bot`` imports ``arena.bots.bot``), any other name there as the submodule."""
     if isinstance(node, ast.Import):
         return [a.name for a in node.names]
     if isinstance(node, ast.ImportFrom):
         if node.level:
             base = here.split(".")[: -node.level]
             return [".".join([*base, node.module] if node.module else base)]
+        if node.module == "arena":
+            homes = _facade() if facade is None else facade
+            return [homes.get(a.name, f"arena.{a.name}") for a in node.names]
         return [node.module or ""]
     return []
 
@@ -64,20 +80,35 @@ def _name(path: Path) -> str:
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
-def test_imports_go_down_only():
+def _through_facade(node: ast.AST, facade: dict[str, str]) -> list[str]:
+    """The home modules an ``arena.NAME`` attribute reaches (``arena.api``: every one)."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "arena":
+        if node.attr == "api":
+            return sorted(set(facade.values()))
+        if node.attr in facade:
+            return [facade[node.attr]]
+    return []
+
+
+def _upward(tree: ast.Module, here: str, facade: dict[str, str] | None = None) -> list[str]:
+    """Each import of ``tree`` (module ``here``) that reaches a layer above its own."""
+    mine = _layer(here)
+    if mine is None or here in PROCESS_MAINS:
+        return []
+    allowed = {"game", "bots", "players"} if mine == "players" else set(LAYERS[: LAYERS.index(mine) + 1])
+    homes = _facade() if facade is None else facade
     wrong = []
-    for path, tree in _modules():
-        here = _name(path)
-        mine = _layer(here)
-        if mine is None or here in PROCESS_MAINS:
-            continue
-        allowed = {"game", "bots", "players"} if mine == "players" else set(LAYERS[: LAYERS.index(mine) + 1])
-        for node in ast.walk(tree):
-            for target in _imported(node, here):
-                theirs = _layer(target)
-                if theirs is not None and theirs not in allowed:
-                    wrong.append(f"{here}:{node.lineno} ({mine}) imports {target} ({theirs})")
-    assert wrong == []
+    for node in ast.walk(tree):
+        for target in [*_imported(node, here, homes), *_through_facade(node, homes)]:
+            theirs = _layer(target)
+            if theirs is not None and theirs not in allowed:
+                wrong.append(f"{here}:{node.lineno} ({mine}) imports {target} ({theirs})")
+    return wrong
+
+
+def test_imports_go_down_only():
+    """Through the facade and inside ``if TYPE_CHECKING:`` too."""
+    assert [w for path, tree in _modules() for w in _upward(tree, _name(path))] == []
 
 
 def test_no_project_imports_inside_functions():
@@ -101,8 +132,34 @@ def test_modules_stay_small():
     assert long == []
 
 
+def test_the_facade_reaches_the_bots_layer_at_most():
+    """Everything ``from arena import ...`` offers lives in ``game`` or ``bots``: the layers a plugin may use."""
+    homes = _facade()
+    assert {"Bot", "PlayerSpec", "hookimpl", "PluginError", "Game"} <= set(homes)
+    assert {module: _layer(module) for module in homes.values() if _layer(module) not in ("game", "bots")} == {}
+
+
 def test_the_checks_see_a_violation(tmp_path):
     """The checks are not vacuous: an upward import and a hidden one are found in a made-up module."""
     tree = ast.parse("from arena.cli.app import main\ndef f():\n    from arena.game import cards\n")
     assert [t for node in ast.walk(tree) for t in _imported(node, "arena.game.x")] == ["arena.cli.app", "arena.game"]
     assert _layer("arena.cli.app") == "cli" and LAYERS.index("cli") > LAYERS.index("game")
+
+
+def test_the_checks_see_a_violation_through_the_facade_and_under_type_checking():
+    """Not vacuous either: a name from ``arena`` counts as its home module, ``if TYPE_CHECKING:`` is read."""
+    source = ("from typing import TYPE_CHECKING\nimport arena\nfrom arena import Card, PlayerSpec\n"
+              "if TYPE_CHECKING:\n    from arena.cli.app import main\nHOOK = arena.hookimpl\n")
+    tree = ast.parse(source)
+    assert _upward(tree, "arena.game.x") == [
+        "arena.game.x:3 (game) imports arena.bots.player_spec (bots)",
+        "arena.game.x:5 (game) imports arena.cli.app (cli)",
+        "arena.game.x:6 (game) imports arena.bots.hookimpl (bots)"]
+    assert _upward(tree, "arena.cli.x") == []
+    old = {**_facade(), "PlayerSpec": "arena.plugins.player_spec", "hookimpl": "arena.plugins.registry"}
+    players = ast.parse("from arena import PlayerSpec, hookimpl\n")
+    assert _upward(players, "players.x", old) == ["players.x:1 (players) imports arena.plugins.player_spec (plugins)",
+                                                  "players.x:1 (players) imports arena.plugins.registry (plugins)"]
+    assert _upward(players, "players.x") == []
+    everything = _upward(ast.parse("import arena\nAPI = arena.api()\n"), "arena.game.x")
+    assert "arena.game.x:2 (game) imports arena.bots.player_spec (bots)" in everything

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.plugins.registry import PlayerSpec, load
+from arena import PlayerSpec
+from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.results.store import Store

@@ -9,9 +9,9 @@ import pytest
 
 import arena.cli.app
 from arena import PlayerSpec
-from arena.plugins.errors import PluginError
+from arena.bots.errors import PluginError
 from arena.plugins.names import base_player, canonical_name, player_options, split_names
-from arena.plugins.options import accepted_options
+from arena.bots.options import accepted_options
 from arena.plugins.registry import load
 from arena.tournament.errors import ConfigError
 from arena.tournament.event import check_players, describe_players

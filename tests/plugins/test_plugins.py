@@ -27,7 +27,7 @@ import arena.cli.app
 from arena import Bot, Game, PlayerSpec, PluginError, Rules
 from arena.plugins import discovery
 from arena.plugins import registry as plugins
-from arena.plugins.code_hash import normalised
+from arena.bots.code_hash import normalised
 from arena.plugins.registry import DISABLE_ENV, load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS

@@ -4,6 +4,12 @@ A built-in player's spec carries its factory; a third-party player's, as the
 harness knows it, carries none (its code never runs in the harness) and a
 :class:`PluginSource` instead: it can be built only inside its sandbox.
 :func:`check_in_process` refuses to build such a player here.
+
+It is part of the bot contract (``from arena import PlayerSpec``: a plugin
+returns it, the referee builds a bot from it), so it lives in the bots layer,
+with what its methods use: option typing (:mod:`arena.bots.options`), code
+hashes (:mod:`arena.bots.code_hash`) and :class:`~arena.bots.errors.PluginError`.
+The plugins layer above finds the specs (:mod:`arena.plugins.registry`).
 """
 
 from __future__ import annotations
@@ -11,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from arena.plugins.code_hash import player_hash_of
-from arena.plugins.errors import PluginError
-from arena.plugins.options import accepted_options, typed_options
+from arena.bots.code_hash import player_hash_of
+from arena.bots.errors import PluginError
+from arena.bots.options import accepted_options, typed_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +74,7 @@ class PlayerSpec:
     def code_hash(self) -> str:
         """A hash of the player's code (to tell versions apart), blind to comments and docstrings:
         a built-in's over the modules it uses; a third-party plugin's read from its files at
-        discovery, never imported (:mod:`arena.plugins.code_hash`)."""
+        discovery, never imported (:mod:`arena.bots.code_hash`)."""
         return self.source.code_hash if self.source is not None else player_hash_of(self.factory)
 
     def with_options(self, given: dict[str, str]) -> PlayerSpec:
@@ -76,7 +82,7 @@ class PlayerSpec:
         return replace(self, options=typed_options(self.name, given, self.accepted()))
 
     def accepted(self) -> dict[str, str]:
-        """The options its factory accepts, name -> type (:func:`arena.plugins.options.accepted_options`)."""
+        """The options its factory accepts, name -> type (:func:`arena.bots.options.accepted_options`)."""
         return dict(self.accepts) if self.accepts is not None else accepted_options(self.factory)
 
 

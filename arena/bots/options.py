@@ -15,7 +15,7 @@ import difflib
 import inspect
 from typing import Any, Callable
 
-from arena.plugins.errors import PluginError
+from arena.bots.errors import PluginError
 
 _TYPES = {bool: "bool", int: "int", float: "float", str: "str"}
 _EXPECTED = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "a text",

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from arena.plugins.code_hash import normalised, player_hash_of, uses
+from arena.bots.code_hash import normalised, player_hash_of, uses
 
 SOURCE = textwrap.dedent('''
     """A bot."""
