@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -32,7 +34,17 @@ def new_bot(
     taken.update({n: f"plugins {', '.join(p)}" for n, p in reg.duplicates.items()})
     target = scaffold(name, directory, taken)
     out(f"created {target}")
-    out(f"next:  pip install -e {target}   then   arena players")
+    out(f"next:  {on_path('pip')} install -e {target}   then   {on_path('arena')} players")
+
+
+def on_path(command: str) -> str:
+    """``command`` as this shell should type it to reach the arena's environment: the bare name when
+    ``PATH`` finds this environment's one first (its venv active), else its full path there."""
+    here = Path(sys.executable).parent / command
+    if not here.exists():
+        return command
+    found = shutil.which(command)
+    return command if found is not None and Path(found).resolve() == here.resolve() else str(here)
 
 
 @app.command("check-bot")
