@@ -17,6 +17,7 @@ from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import parse_overrides, secret_from as read_secret_from
 from arena.bots.safetext import printable
 from arena.cli.output import err, out, sandbox_warning, wrapped
+from arena.cli.progress import clock
 from arena.cli.session import session
 from arena.plugins.names import split_names
 from arena.results.paired import CompareTest, figures_lines
@@ -72,7 +73,8 @@ def compare(
     sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
     backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    interval: str = typer.Option("1", "--interval", help=f"The live line {INTERVAL_HELP}."),
+    interval: str = typer.Option("1", "--interval", help=f"The live line when its figures changed, at most "
+                                 f"{INTERVAL_HELP}; unchanged, once a minute."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live display."),
 ) -> None:
@@ -124,30 +126,50 @@ def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
 
 
 class _Live:
-    """What stderr shows while a comparison runs: a line every ``interval`` (seconds, or games stored
-    with a ``g``) with the games, the difference and the LLR, once more at the end; with ``log_games``,
-    a line per game stored."""
+    """What stderr shows while a comparison runs: a line when the figures changed (games stored, the
+    difference, the LLR), at most once every ``interval`` (seconds, or games stored with a ``g``), and
+    once a minute when nothing changed, so a log shows the run is alive; with ``log_games``, a line per
+    game stored."""
 
     def __init__(self, interval: str, quiet: bool, log_games: bool) -> None:
         self.pacer = Pacer(Interval.parse(interval))
         self.quiet, self.log_games, self.total = quiet, log_games, 0
+        self.stored, self.elapsed = 0, 0.0
+        self.last: str | None = None
+        self.last_at = 0.0
 
     def tick(self, progress, f) -> None:
-        """The runner's progress: a line when ``every`` seconds have passed since the last."""
+        """The runner's progress: a line when ``every`` seconds have passed since the last, if it says
+        something new (or a minute has passed)."""
+        self.stored, self.elapsed = progress.done, progress.elapsed
         if self.pacer.seconds_due(progress.elapsed):
             self.line(f)
 
     def game(self, game, record, figures) -> None:
         """One game stored now: its log line, and the live line when ``every`` games have come since the last."""
+        self.stored += 1
         if self.log_games:
             err(game_line(game, record))
         if self.pacer.game_due():
             self.line(figures())
 
     def line(self, f) -> None:
+        """The line of figures ``f``, unless it is the one printed last less than :data:`HEARTBEAT` s ago."""
         if self.quiet:
             return
+        text = self.text(f)
+        if text == self.last and self.elapsed - self.last_at < HEARTBEAT:
+            return
+        self.last, self.last_at = text, self.elapsed
+        err(wrapped(f"  {clock(self.elapsed)} {text}", sys.stderr))
+
+    def text(self, f) -> str:
         llr = "" if f.llr is None else f", LLR {f.llr:+.2f} ({f.lower:+.2f} .. {f.upper:+.2f})"
         interval = f" ({f.low:+.2f} .. {f.high:+.2f})" if f.units > 1 else ""
-        err(f"  {f.games}/{self.total} games counted, deals {f.units}: difference {f.diff:+.2f} points"
-            f"{interval}{llr}")
+        stored = max(self.stored, f.games)
+        return (f"games {stored}/{self.total} stored, {f.games} counted ({f.units} deals): "
+                f"{f.test.a} - {f.test.b} {f.diff:+.2f} points{interval}{llr}")
+
+
+HEARTBEAT = 60.0
+"""Seconds after which an unchanged live line is printed again (a log shows the run is alive)."""

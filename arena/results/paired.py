@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.results.elo import EloDifference, elo_difference, pairwise_halves
 from arena.results.errors import CompareError
 from arena.results.sequential import Sprt, Summary, mean_interval, sign_test, superiority
 
@@ -119,6 +120,8 @@ class Figures:
     verdict: str | None
     lower: float | None
     upper: float | None
+    elo: EloDifference | None = None
+    """The Elo-like rating difference from the finishing places, whatever the score (:mod:`arena.results.elo`)."""
 
     @property
     def llr(self) -> float | None:
@@ -135,8 +138,9 @@ class PairedTally:
     def __init__(self, test: CompareTest, size: int) -> None:
         self.test, self.size = test, size
         self.sprt = test.test()
-        self.partial: dict[int, list[int]] = {}  # deal -> [A's sum, B's sum, games seen]
+        self.partial: dict[int, list[int]] = {}  # deal -> [A's sum, B's sum, games seen, A's and B's pairwise halves]
         self.raw: list[int] = []  # complete units in deal order: B's sum - A's sum
+        self.pairs: list[tuple[float, float]] = []  # complete units: A's and B's mean pairwise score
         self.sums = [0, 0]
         self.counts: dict[float, int] = {}
         self.llrs: list[float] = []
@@ -153,9 +157,10 @@ class PairedTally:
             return self.done
         name = self.test.b if side else self.test.a
         seat = record["names"].index(name)
-        unit = self.partial.setdefault(deal, [0, 0, 0])
+        unit = self.partial.setdefault(deal, [0, 0, 0, 0, 0])
         unit[side] += game_score(record, seat, self.test.score)
         unit[2] += 1
+        unit[3 + side] += pairwise_halves(record["result"]["ranks"], seat)
         while len(self.raw) in self.partial and self.partial[len(self.raw)][2] == 2 * self.size:
             self._close(self.partial.pop(len(self.raw)))
         return self.done
@@ -164,6 +169,8 @@ class PairedTally:
         if self.done:
             return
         self.raw.append(unit[1] - unit[0])
+        halves = 2 * (self.size - 1) * self.size
+        self.pairs.append((unit[3] / halves, unit[4] / halves))
         self.sums[0] += unit[0]
         self.sums[1] += unit[1]
         if self.sprt is not None:
@@ -189,7 +196,8 @@ class PairedTally:
         wins, losses = sum(x > 0 for x in values), sum(x < 0 for x in values)
         return Figures(self.test, len(values), 2 * games, rate[0], rate[1], s.mean, low, high, superiority(s),
                        wins, losses, sign_test(wins, losses), tuple(self.llrs), self.verdict,
-                       self.sprt.lower if self.sprt else None, self.sprt.upper if self.sprt else None)
+                       self.sprt.lower if self.sprt else None, self.sprt.upper if self.sprt else None,
+                       elo_difference(self.pairs))
 
 
 def tally(test: CompareTest, size: int, records) -> PairedTally:
@@ -204,28 +212,69 @@ def _rate(score: str, value: float) -> str:
     return f"{100 * value:.2f}%" if score == "bhabhi" else f"{value:.3f}"
 
 
+_POINT = {"bhabhi": "a point is 1% of Bhabhi rate", "place": "a point is 1/100 of the way from first to last",
+          "penalty": "a point is 1/100 of a penalty point"}
+_PER_GAME = {"bhabhi": "Bhabhi rate", "place": "mean place (0 first .. 1 last)", "penalty": "mean penalty points"}
+
+
+def measured_text(f: Figures) -> str:
+    """What was measured, in words and in its direction: ``A is worse than B by 12.50 points (95%
+    interval 9.40 .. 15.60)``, the interval turned the same way as the sentence."""
+    t = f.test
+    if f.units == 0:
+        return f"no deal complete yet: nothing measured between {t.a} and {t.b}"
+    if f.diff == 0:
+        head, low, high = f"{t.a} and {t.b} did equally well: 0.00 points", f.low, f.high
+    elif f.diff > 0:
+        head, low, high = f"{t.a} is better than {t.b} by {f.diff:.2f} points", f.low, f.high
+    else:
+        head, low, high = f"{t.a} is worse than {t.b} by {-f.diff:.2f} points", -f.high, -f.low
+    if f.units < 2:
+        return f"{head} (one deal: no interval yet)"
+    return f"{head} (95% interval {low:.2f} .. {high:.2f})"
+
+
+def elo_text(f: Figures) -> str:
+    """The rating difference as fishtest and fastchess print one: ``Elo -123.4 +- 26.8``."""
+    e = f.elo
+    if e is None:
+        why = "fewer than two deals" if f.units < 2 else "a player won or lost every pairing"
+        return f"Elo difference from places: none ({why})"
+    return (f"Elo difference from places: {e.value:+.1f} +- {e.margin:.1f} (95%; {f.test.a} finished ahead "
+            f"in {100 * e.score_a:.1f}% of its pairings, {f.test.b} in {100 * e.score_b:.1f}%)")
+
+
+def _signed(points: float) -> str:
+    return "0" if points == 0 else f"{points:+g}"
+
+
 def verdict_text(f: Figures) -> str:
-    """The test's state in words."""
+    """The test's state in words: which hypothesis, and what that says about the two players."""
     t = f.test
     if t.sprt is None:
         return f"fixed games: {f.units} deals"
+    mu0, mu1 = t.sprt
     if f.verdict == "H1":
-        return f"H1 accepted after {f.units} deals: {t.a} better by {t.sprt[1]:g} points rather than {t.sprt[0]:g}"
+        so = f"{t.a} is better than {t.b}" if mu0 == 0 else f"the difference is above {_signed(mu0)} points"
+        return (f"H1 accepted after {f.units} deals: a difference of {_signed(mu1)} points fits the games "
+                f"better than {_signed(mu0)}, so {so}")
     if f.verdict == "H0":
-        return f"H0 accepted after {f.units} deals: the difference is {t.sprt[0]:g} points rather than {t.sprt[1]:g}"
+        so = (f"{t.a} is not {mu1:g} point{'' if mu1 == 1 else 's'} better than {t.b}" if mu1 > 0
+              else f"the difference is below {_signed(mu1)} points")
+        return (f"H0 accepted after {f.units} deals: a difference of {_signed(mu0)} points fits the games "
+                f"better than {_signed(mu1)}, so {so}")
     return f"no verdict yet after {f.units} deals"
 
 
 def figures_lines(f: Figures) -> list[str]:
-    """The comparison's figures as text lines (the CLI prints them, the report shows the same)."""
+    """The comparison's figures as text lines (the CLI prints them, the report shows the same): what was
+    measured and which way first, then the rating difference, the other statistics, the test's verdict."""
     t = f.test
-    per_game = {"bhabhi": "Bhabhi rate", "place": "mean place (0 first .. 1 last)",
-                "penalty": "mean penalty points"}[t.score]
-    lines = [f"{t.a} against {t.b}: score {t.score}, in points (hundredths; positive: {t.a} better)",
-             f"  {f.units} deals, {f.games} games; {per_game}: {t.a} {_rate(t.score, f.rate_a)}, "
-             f"{t.b} {_rate(t.score, f.rate_b)}",
-             f"  difference {f.diff:+.2f} points, 95% interval {f.low:+.2f} .. {f.high:+.2f}; "
+    lines = [f"{t.a} against {t.b}: score {t.score} ({_POINT[t.score]}), {f.units} deals, {f.games} games",
+             f"  {measured_text(f)}",
+             f"  {_PER_GAME[t.score]}: {t.a} {_rate(t.score, f.rate_a)}, {t.b} {_rate(t.score, f.rate_b)}; "
              f"likelihood of superiority {100 * f.los:.1f}%",
+             f"  {elo_text(f)}",
              f"  sign test: {f.wins} deals favour {t.a}, {f.losses} favour {t.b} (ties dropped), "
              f"p = {f.p_value:.3g}"]
     if t.sprt is not None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from support.cli import run
 
+from arena.results.paired import CompareTest, PairedTally
 from arena.results.report import report_html
 
 pytestmark = pytest.mark.usefixtures("builtin_players_only")
@@ -42,15 +45,38 @@ def test_fixed_games_and_the_report_section(capsys, tmp_path):
 
 
 def test_live_line_every_n_games_and_one_log_line_per_game(capsys, tmp_path):
-    """--interval 16g: a live line every 16 games stored, and at the end; --log-games: a line per game."""
+    """--interval 16g: a live line every 16 games stored (the end's state is not said twice); --log-games:
+    a line per game."""
     code, out, err = run(capsys, "compare", "heuristic", "low", "--games", "64", "--jobs", "1", "--results",
                          tmp_path, "--interval", "16g", "--log-games", "--sprt", "0,5")
     lines = err.splitlines()
     assert code == 0 and sum(line.startswith("game ") for line in lines) == 64
     assert "game 0 p-4p-d0-a-r0: seats " in err and "; out in order " in err and "; Bhabhi " in err
-    live = [line for line in lines if "/64 games counted, deals" in line]
-    assert len(live) == 5 and [line.split(" deals ")[1][0] for line in live] == ["2", "4", "6", "8", "8"]
-    assert all("LLR" in line for line in live) and "game " not in out
+    live = [line for line in lines if "/64 stored, " in line]
+    assert [re.search(r"games (\d+)/64 stored, (\d+) counted \((\d+) deals\)", line).groups() for line in live] \
+        == [("16", "16", "2"), ("32", "32", "4"), ("48", "48", "6"), ("64", "64", "8")]
+    assert all("LLR" in line and "heuristic - low" in line for line in live) and "game " not in out
+
+
+class _Progress:
+    def __init__(self, done: int, elapsed: float) -> None:
+        self.done, self.elapsed = done, elapsed
+
+
+def test_live_line_only_when_something_changed_or_once_a_minute(capsys):
+    """Ticks every 0.1 s with the same figures: one line, then the same line again only after 60 s of no
+    change; a new game stored prints at the next second."""
+    from arena.cli.compare import _Live
+
+    f = PairedTally(CompareTest("a", "b", sprt=(0, 2)), 4).figures()
+    live = _Live("1", False, False)
+    live.total = 80
+    for tenth in range(0, 1300):  # 130 s of ticks, a game stored at 30 s
+        live.tick(_Progress(1 if tenth >= 300 else 0, tenth / 10), f)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split()[0] for line in lines] == ["0:00:01", "0:00:30", "0:01:30"]
+    assert ["games 0/80 stored" in lines[0], "games 1/80 stored" in lines[1], lines[2].split(maxsplit=1)[1]
+            == lines[1].split(maxsplit=1)[1]] == [True, True, True]
 
 
 @pytest.mark.parametrize("argv, fragment", [
