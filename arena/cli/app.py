@@ -11,6 +11,7 @@ import sys
 from importlib import import_module
 
 import typer
+from typer.core import TyperGroup
 
 from arena import __version__
 from arena.cli.errors import exit_code
@@ -25,6 +26,18 @@ COMMANDS = {
 """Each top-level command and the module of ``arena.cli`` that defines it."""
 GROUPS = ("tournament", "ladder", "bench", "research")
 """The command groups: each the module of ``arena.cli`` of its name."""
+
+
+class WholeHelpGroup(TyperGroup):
+    """A command group whose list of commands gives each one's first sentence whole, wrapped at words to
+    the terminal (click's own cuts it to the line and ends it with "...")."""
+
+    def format_commands(self, ctx, formatter) -> None:
+        rows = [(name, command.get_short_help_str(limit=10_000)) for name in self.list_commands(ctx)
+                if (command := self.get_command(ctx, name)) is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 def _version(value: bool) -> None:
@@ -47,18 +60,18 @@ def build(command: str | None = None) -> typer.Typer:
     app = typer.Typer(
         name="arena", help="Bhabhi bot arena: play, test and rank card-playing bots.",
         no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
-        context_settings={"help_option_names": ["-h", "--help"]},
+        context_settings={"help_option_names": ["-h", "--help"]}, cls=WholeHelpGroup,
     )
     app.callback()(_options)
     if command in GROUPS:
-        app.add_typer(import_module(f"arena.cli.{command}").app, name=command)
+        app.add_typer(import_module(f"arena.cli.{command}").app, name=command, cls=WholeHelpGroup)
     elif command in COMMANDS:
         app.add_typer(import_module(f"arena.cli.{COMMANDS[command]}").app)
     else:
         for module in dict.fromkeys(COMMANDS.values()):
             app.add_typer(import_module(f"arena.cli.{module}").app)
         for group in GROUPS:
-            app.add_typer(import_module(f"arena.cli.{group}").app, name=group)
+            app.add_typer(import_module(f"arena.cli.{group}").app, name=group, cls=WholeHelpGroup)
     return app
 
 

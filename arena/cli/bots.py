@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from arena.cli.options import BANK_MS, DECISION_MS, MEMORY_MB, STARTUP_MS, limits_overrides, spec_overrides
-from arena.cli.output import out
+from arena.cli.output import out, wrapped
 from arena.cli.session import session
 from arena.cli.tables import AUTO, plain
 from arena.plugins.checkbot import check_bot, planned_games
@@ -86,6 +86,6 @@ def check_bot_cmd(
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)
     grid = (lambda headers, rows: plain(headers, rows, wrap=("detail",))) if table_format == AUTO else None
-    out(report.table(table_format, grid=grid))
+    out(report.table(table_format, grid=grid, fold=wrapped))
     if not report.ok:
         raise typer.Exit(1)

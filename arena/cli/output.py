@@ -44,4 +44,4 @@ def sandbox_warning() -> None:
     """One line when this machine confines bots less than the threat model asks (sandbox-info says why)."""
     warning = detect().warning
     if warning:
-        err(f"warning: {warning} (see `arena sandbox-info`)")
+        err(wrapped(f"warning: {warning} (see `arena sandbox-info`)", sys.stderr))

@@ -12,7 +12,7 @@ from arena.cli.errors import UserError
 from arena.cli.logs import log_lines
 from arena.cli.options import (BANK_MS, DECISION_MS, MEMORY_MB, SECRET_HELP, STARTUP_MS, limits_overrides,
                                seats as parse_seats, secret_from as read_secret_from)
-from arena.cli.output import err, out, sandbox_warning
+from arena.cli.output import err, out, sandbox_warning, wrapped
 from arena.cli.session import session
 from arena.game.display import describe
 from arena.game.engine import Game
@@ -111,7 +111,7 @@ def replay(
         replay_match(record)
         if not as_json:
             for line in describe_match(record):
-                out(line)
+                out(wrapped(line))
             return
     else:
         Game.from_record(record)
@@ -128,7 +128,7 @@ def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rul
             err(f"warning: {problem}")
         if not as_json:
             for line in hand_lines(hand, match_rules.score):
-                out(line)
+                out(wrapped(line))
         if show_logs:
             for line in log_lines(hand["names"], dict(enumerate(output))):
                 (err if as_json else out)(line)
@@ -141,7 +141,7 @@ def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rul
         out(json.dumps(record, indent=1))
         return
     for line in result_lines(record):
-        out(line)
+        out(wrapped(line))
 
 
 def _show(record: dict, as_json: bool) -> None:
@@ -149,4 +149,4 @@ def _show(record: dict, as_json: bool) -> None:
         out(json.dumps(record, indent=1))
         return
     for line in describe(record):
-        out(line)
+        out(wrapped(line))

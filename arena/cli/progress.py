@@ -1,8 +1,9 @@
 """The progress display of a running tournament, on stderr.
 
-On a terminal, a rich progress bar (counts never cut, times as h:mm:ss); when
-stderr is not a terminal (CI logs, a pipe), one plain line every
-:data:`PLAIN_EVERY` seconds of the run and one at the end.
+On a terminal, a rich progress bar (counts never cut, times as h:mm:ss; the
+bar gives up width first, then the figures one by one, so the leader's name
+stays whole); when stderr is not a terminal (CI logs, a pipe), one plain line
+every :data:`PLAIN_EVERY` seconds of the run and one at the end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines."""
+_BAR = 5
+"""The narrowest the bar gets on a terminal."""
 
 
 def clock(seconds: float | None) -> str:
@@ -26,10 +29,18 @@ def clock(seconds: float | None) -> str:
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
-def summary(p) -> str:
-    """One line about a progress snapshot (:class:`arena.tournament.event.Progress`)."""
-    return (f"{clock(p.elapsed)} elapsed, {clock(p.remaining)} left, {p.rate:.1f} games/s, "
-            f"faults {p.faults}, leader {p.leader or '-'}")
+def summary(p, width: int | None = None) -> str:
+    """One line about a progress snapshot (:class:`arena.tournament.event.Progress`); with ``width``,
+    the fullest form that fits it: the rate goes first, then the time left, the faults and the time
+    elapsed; the leader's name goes last (cut with an ellipsis only where nothing else is left)."""
+    leader = f"leader {p.leader or '-'}"
+    parts = [f"{clock(p.elapsed)} elapsed", f"{clock(p.remaining)} left", f"{p.rate:.1f} games/s",
+             f"faults {p.faults}"]
+    for drop in ([], [2], [1, 2], [1, 2, 3], [0, 1, 2, 3]):
+        text = ", ".join([*(x for i, x in enumerate(parts) if i not in drop), leader])
+        if width is None or len(text) <= width:
+            return text
+    return text[:max(1, width - 1)] + "…"
 
 
 class LiveProgress:
@@ -55,17 +66,18 @@ class LiveProgress:
         from rich.table import Column
 
         count = len(f"{self.total}/{self.total}")
+        self.room = self.console.width - len("games") - _BAR - count - 3  # what the figures may take
         self.bar = Progress(
-            TextColumn("games"), BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=10)),
+            TextColumn("games"), BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=_BAR)),
             TextColumn("{task.completed}/{task.total}", table_column=Column(no_wrap=True, min_width=count)),
-            TextColumn("{task.fields[info]}", table_column=Column(ratio=3, no_wrap=True, overflow="ellipsis")),
+            TextColumn("{task.fields[info]}", table_column=Column(no_wrap=True, overflow="ellipsis")),
             transient=False, console=self.console, expand=True)
         self.bar.start()
         self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
         return self._bar
 
     def _bar(self, p) -> None:
-        self.bar.update(self.task, completed=p.done, info=summary(p))
+        self.bar.update(self.task, completed=p.done, info=summary(p, self.room))
 
     def _line(self, p) -> None:
         """A plain line now and then (by the run's own clock) and at the end."""

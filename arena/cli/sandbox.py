@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import typer
-from tabulate import tabulate
+import sys
 
-from arena.cli.output import err, out
+import typer
+
+from arena.cli.output import err, out, wrapped
+from arena.cli.tables import AUTO, plain
 from arena.sandbox.limits import detect
 
 app = typer.Typer()
 
 
 @app.command("sandbox-info")
-def sandbox_info() -> None:
+def sandbox_info(table_format: str = typer.Option(
+        AUTO, "--format", "-f", help="auto (fits the terminal) or a tabulate format (simple, github, ...).")) -> None:
     """What isolation this machine provides for bot processes."""
     caps = detect()
-    out(tabulate(caps.rows(), headers=["layer", "available", "detail"]))
+    out(plain(["layer", "available", "detail"], caps.rows(), table_format, wrap=("detail",)))
     if caps.warning:
-        err(f"warning: {caps.warning}")
+        err(wrapped(f"warning: {caps.warning}", sys.stderr))

@@ -12,7 +12,7 @@ from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import limits_overrides, secret_from as read_secret_from, spec_overrides
 from arena.bots.safetext import printable
-from arena.cli.output import out, sandbox_warning
+from arena.cli.output import out, sandbox_warning, wrapped
 from arena.cli.progress import LiveProgress
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.cli.session import session
@@ -137,7 +137,7 @@ def resume(
 def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tournament's results folder.")) -> None:
     """How far a tournament got: games stored of scheduled, faults, players."""
     for line in status_lines(Tournament.open(folder, session(ctx).registry)):
-        out(line)
+        out(wrapped(line))
 
 
 def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None,

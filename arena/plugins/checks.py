@@ -72,9 +72,10 @@ class CheckReport:
     def to_dicts(self) -> list[dict]:
         return [{"check": r.check, "status": r.status, "detail": r.detail} for r in self.rows]
 
-    def table(self, fmt: str = "simple", width: int = 100, grid=None) -> str:
+    def table(self, fmt: str = "simple", width: int = 100, grid=None, fold=None) -> str:
         """The rows as a tabulate table (or laid out by ``grid(headers, rows)``), with a heading line,
-        the notes and the commands that replay the failures.
+        the notes and the commands that replay the failures; ``fold(text)`` lays out the heading, the
+        notes and the verdict (the CLI wraps them at words to the terminal), never a command.
 
         A detail quotes the bot (its exception, its answer): its control characters go first."""
         rows = [[r.check, r.status, printable(r.detail)] for r in self.rows]
@@ -84,7 +85,8 @@ class CheckReport:
         where = "in its sandbox" if self.sandboxed else "in-process"
         head = f"check-bot {self.player}: {self.games} games {where}"
         verdict = "all checks passed" if self.ok else f"{len(self.failures())} check(s) failed"
-        return "\n".join([head, *self.notes, "", body, "", *self.replays(), verdict])
+        fold = fold or (lambda text: text)
+        return "\n".join([fold(head), *map(fold, self.notes), "", body, "", *self.replays(), fold(verdict)])
 
     def replays(self) -> list[str]:
         """For each failed check with a game to show, the command that plays that game again."""

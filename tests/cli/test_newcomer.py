@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from typer.main import get_command_from_info
 import arena
 from arena.cli.app import app, main
 from arena.cli.output import wrapped
-from arena.cli.progress import LiveProgress, clock
+from arena.cli.progress import LiveProgress, clock, summary
 from arena.cli.tables import fitted
 from arena.plugins.registry import DISABLE_ENV
 from arena.results.store import Store
@@ -27,6 +28,7 @@ from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.event import Progress
 from arena.tournament.spec import BOOK_KEYS, TournamentSpec
 from support.cli import run
+from support.terminal import on_terminal
 
 EVENT = """
 name = "ov"
@@ -264,3 +266,38 @@ def test_compare_figures_wrap_on_a_terminal_and_stay_whole_in_a_pipe(monkeypatch
     assert len(lines) > 1 and max(map(len, lines)) <= 40
     assert all(later.startswith("    ") for later in lines[1:])
     assert " ".join(lines).split() == line.split()
+
+
+# ------------------------------------------------------------- long lines on a terminal
+@pytest.mark.parametrize("argv", [
+    ["--help"], ["tournament", "--help"], ["ladder", "--help"], ["research", "--help"], ["sandbox-info"],
+    ["check-bot", "low", "--games", "1", "--rules", "getaway", "--table-sizes", "3"],
+    ["play", "--seats", "heuristic,random,low,high,random#2,low#2,high#2,heuristic#2", "--seed", "7"],
+], ids=lambda argv: " ".join(argv[:2]))
+def test_long_lines_fit_an_80_column_terminal(argv):
+    """On an 80-column terminal no line is wider (a terminal would wrap it mid-word), and --help gives each
+    command's description whole (no "..."): check-bot's sandbox note, sandbox-info's details and an
+    8-seat game's tricks wrap at words."""
+    code, lines = on_terminal(argv, columns=80, env={**os.environ, DISABLE_ENV: "1"})
+    assert code == 0, "\n".join(lines[-20:])
+    assert max(map(len, lines)) <= 80, max(lines, key=len)
+    if "--help" in argv:
+        assert not any(line.endswith("...") for line in lines if not line.startswith("Usage: "))
+    if argv[0] == "check-bot":
+        note = next(i for i, line in enumerate(lines) if line.startswith("sandbox layers applied: "))
+        assert lines[note + 1].startswith("  ") and "seccomp" in " ".join(lines[note:note + 6])
+    if argv == ["--help"]:
+        text = " ".join(" ".join(lines).split())
+        assert "List every discovered player: name, plugin, version, description." in text
+
+
+def test_the_bar_keeps_the_leaders_name_whole_at_100_columns():
+    """At 100 columns (and at 80) the bar gives up width, then the rate, before the leader's name is cut."""
+    for width, leader in ((100, "heuristic"), (100, "sampler(worlds=2,cap_ms=50)"), (80, "sampler(worlds=2,cap_ms=50)")):
+        buf = io.StringIO()
+        with LiveProgress(False, 1600, 0, console=Console(file=buf, force_terminal=True, width=width)) as show:
+            show(Progress(done=424, total=1600, played_now=424, elapsed=83.0, faults=0, leader=leader))
+        shown = buf.getvalue().split("\r")[-1]
+        assert f"leader {leader}" in shown and "424/1600" in shown, (width, shown)
+    assert summary(Progress(done=1, total=2, played_now=1, elapsed=1.0, faults=0, leader="x" * 60), 20) \
+        == "leader " + "x" * 12 + "…"
