@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -120,19 +121,42 @@ def test_refuses_malformed_names(tmp_path, name):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("name", ["random", "json", "arena", "players", "tests", "pluggy", "typer"])
-def test_refuses_names_that_shadow_modules(tmp_path, name):
-    """A bot whose module would shadow the stdlib, the arena or an installed package is refused."""
-    with pytest.raises(ScaffoldError, match="shadows an existing"):
+@pytest.mark.parametrize("name, says", [
+    ("random", "shadows the standard library's module"), ("json", "shadows the standard library's module"),
+    ("arena", "shadows the arena's package"), ("players", "shadows the arena's package"),
+    ("tests", "shadows a name kept for tests and setup"),
+    ("pluggy", "but a module 'pluggy' is already installed ("), ("typer", "but a module 'typer' is already installed (")])
+def test_refuses_names_that_shadow_modules(tmp_path, name, says):
+    """A bot whose module would shadow the stdlib, the arena or an installed package is refused, saying which."""
+    with pytest.raises(ScaffoldError, match=re.escape(says)):
         new_bot(name, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_bot_twice_says_the_folder_holds_the_package(tmp_path, monkeypatch):
+    """The same name again, its package installed meanwhile (its module importable): the folder that
+    holds it is named, not a module it would shadow."""
+    first = new_bot("scaf-twice", tmp_path)
+    monkeypatch.syspath_prepend(str(first))  # as `pip install -e` makes it importable
+    with pytest.raises(ScaffoldError) as refused:
+        new_bot("scaf-twice", tmp_path)
+    assert str(refused.value) == (f"folder {first} already holds a package (its pyproject.toml): new-bot writes a "
+                                  f"new one; expected a new name or another --dir (or edit that package)")
+    with pytest.raises(ScaffoldError, match=r"a module 'scaf_twice' is already installed \(.*scaf_twice"):
+        new_bot("scaf-twice", tmp_path / "elsewhere")
 
 
 def test_refuses_a_non_empty_folder_but_fills_an_empty_one(tmp_path):
     """An existing empty folder is filled; a non-empty one is refused and left alone."""
     (tmp_path / "scaf-seven").mkdir()
     assert (new_bot("scaf-seven", tmp_path) / "pyproject.toml").is_file()
-    with pytest.raises(ScaffoldError, match="not empty"):
+    with pytest.raises(ScaffoldError, match="already holds a package"):
         new_bot("scaf-seven", tmp_path)
+    (tmp_path / "scaf-nine").mkdir()
+    (tmp_path / "scaf-nine" / "notes.txt").write_text("x")
+    with pytest.raises(ScaffoldError, match="already exists and is not empty; expected a new name or another --dir"):
+        new_bot("scaf-nine", tmp_path)
+    assert [p.name for p in (tmp_path / "scaf-nine").iterdir()] == ["notes.txt"]
 
 
 def test_folder_errors_are_scaffold_errors(tmp_path):
