@@ -34,7 +34,7 @@ import random
 from functools import cmp_to_key
 
 from arena import Game, Rules
-from arena.game.cards import PACK, parse_card
+from arena.game.cards import PACK, PACK_MASK, PACK_SUIT_MASK, mask_of, parse_card
 
 from players.heuristic import HeuristicBot
 from players.policy import (
@@ -53,8 +53,6 @@ from players.policy import (
 from players.simple import HighBot, LowBot, RandomBot
 
 _ORDER = (HEURISTIC, HIGH, LOW)
-_SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL = (1 << PACK) - 1
 _RANKS_BELOW = tuple(sum(((1 << r) - 1) << (13 * s) for s in range(4)) for r in range(13))
 
 LEAD, FOLLOW, CUT = 0, 1, 2
@@ -104,7 +102,7 @@ def _follows(risks, win: int, free: bool) -> list[int]:
 
 
 def _all(masks) -> int:
-    out = FULL
+    out = PACK_MASK
     for m in masks:
         out &= m
     return out
@@ -118,9 +116,9 @@ def _follow_table(risks, free: bool) -> tuple[tuple[int, ...], ...]:
 
 def _cut_table() -> tuple[int, ...]:
     """What the heuristic policy cuts with instead, whichever of the two suits is the longer (unknown)."""
-    long = [_above(range(PACK), lambda pair, s=s: cut_card(pair, pair | _SUIT[s], False))
+    long = [_above(range(PACK), lambda pair, s=s: cut_card(pair, pair | PACK_SUIT_MASK[s], False))
             for s in range(4)]
-    return tuple(long[c // 13][c] & sum(long[s][c] & _SUIT[s] for s in range(4)) for c in range(PACK))
+    return tuple(long[c // 13][c] & sum(long[s][c] & PACK_SUIT_MASK[s] for s in range(4)) for c in range(PACK))
 
 
 def _pair_table(pick) -> tuple[int, ...]:
@@ -131,7 +129,7 @@ def _pair_table(pick) -> tuple[int, ...]:
 _LOW, _HIGH = _pair_table(lambda pair: low_card(pair, False)), _pair_table(high_card)
 _FOLLOW = {(HEURISTIC, False): _follow_table((False, True), False),
            (HEURISTIC, True): _follow_table((False, True), True),
-           **{(k, free): tuple((table[c] & _SUIT[c // 13],) * 13 for c in range(PACK))
+           **{(k, free): tuple((table[c] & PACK_SUIT_MASK[c // 13],) * 13 for c in range(PACK))
               for k, table in ((LOW, _LOW), (HIGH, _HIGH)) for free in (False, True)}}
 _DUCK = _follow_table((True,), False)
 _CUT = {HEURISTIC: _cut_table(), LOW: _HIGH, HIGH: _HIGH}
@@ -155,7 +153,7 @@ def preferred(kind: int, play: int, c: int, led: int, win: int, first_free: bool
 
 def _violates(kind: int, play: int, c: int, led: int, win: int, first_free: bool, held: int) -> bool:
     if kind == HEURISTIC and play == LEAD:
-        cards = held & _SUIT[c // 13] | 1 << c           # it leads its lowest or its highest
+        cards = held & PACK_SUIT_MASK[c // 13] | 1 << c           # it leads its lowest or its highest
         return c not in (lead_card(_Probe(cards, -1, 0, True), cards), lead_card(_Probe(cards, -1, 0, False), cards))
     return bool(held & preferred(kind, play, c, led, win, first_free))
 
@@ -173,9 +171,9 @@ def _unlike_heuristic(play: int, c: int, win: int, public, held: int) -> bool:
     if play != LEAD:
         return False
     mine = public[suit]
-    if mine and held & _RANKS_BELOW[r] & _SUIT[suit]:
+    if mine and held & _RANKS_BELOW[r] & PACK_SUIT_MASK[suit]:
         return True
-    return any(public[u] < mine and held & _SUIT[u] for u in range(4))
+    return any(public[u] < mine and held & PACK_SUIT_MASK[u] for u in range(4))
 
 
 class Models:
@@ -295,10 +293,7 @@ def infer(view) -> Models:
             held[s] |= 1 << c
             next_play[s] = c
         elif kind == "pickup":
-            m = 0
-            for t in e["cards"]:
-                m |= 1 << int(parse_card(t))
-            held[e["seat"]] &= ~m
+            held[e["seat"]] &= ~mask_of(map(parse_card, e["cards"]))
         elif kind == "draw":
             s = e["seat"]
             c = int(parse_card(e["card"])) if e.get("card") else next_play[s]

@@ -28,13 +28,11 @@ shortest suit, to be void in trumps soon).
 
 from __future__ import annotations
 
-from arena.game.cards import PACK, SUIT_MASK, mask_of
+from arena.game.cards import DECK_MASK, PACK, PACK_MASK, SECOND_PACK, SUIT_MASK, mask_of
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
-FIRST_PACK = (1 << PACK) - 1
-SECOND_PACK = 1 << PACK
-BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + (1 << PACK)) for r in range(14)) for s in range(4))
+BELOW = tuple(tuple((((1 << r) - 1) << (13 * s)) * (1 + SECOND_PACK) for r in range(14)) for s in range(4))
 """``BELOW[suit][rank]``: the cards of ``suit`` (both packs) ranked below ``rank``."""
 
 
@@ -45,13 +43,13 @@ def highest(m: int) -> int:
     hi = m >> PACK
     if not hi:
         return m.bit_length() - 1
-    a, b = (m & FIRST_PACK).bit_length() - 1, hi.bit_length() - 1
+    a, b = (m & PACK_MASK).bit_length() - 1, hi.bit_length() - 1
     return b + PACK if b >= a else a
 
 
 def lowest(m: int) -> int:
     """The lowest card of a mask within one suit (of two equal ranks, the first pack's)."""
-    lo, hi = m & FIRST_PACK, m >> PACK
+    lo, hi = m & PACK_MASK, m >> PACK
     if not hi:
         return (lo & -lo).bit_length() - 1
     b = (hi & -hi).bit_length() - 1
@@ -211,7 +209,6 @@ class ViewTable:
     def _scarce(self, suit: int, seats) -> bool:
         """Too few cards of ``suit`` may be left for every one of ``seats`` to hold one."""
         view, m = self.view, SUIT_MASK[suit]
-        full = (1 << (PACK * view.rules.decks)) - 1
-        unseen = (full & ~view.seen_mask & m).bit_count()
+        unseen = (DECK_MASK[view.rules.decks] & ~view.seen_mask & m).bit_count()
         known = sum((view.known_masks[s] & m).bit_count() for s in seats)
         return unseen + known < 2 * len(seats)

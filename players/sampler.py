@@ -47,7 +47,7 @@ import random
 import time
 
 from arena import Bot
-from arena.game.cards import CARDS, PACK, bit_list
+from arena.game.cards import CARDS, PACK_MASK, PACK_SUIT_MASK, bit_list, mask_of
 from arena.game.errors import SolverBudget
 from arena.game.solver import Solver
 
@@ -56,8 +56,6 @@ from players.opponents import infer
 from players.playout import PlayoutRandom, play_out, playout_state
 from players.policy import HEURISTIC
 
-FULL = (1 << PACK) - 1
-SUIT_BITS = tuple(0x1FFF << (13 * u) for u in range(4))
 GATE_Z = 1.0
 """The sampler plays the heuristic player's card unless another card scores lower by more
 than ``GATE_Z`` standard errors of the paired difference over the same worlds."""
@@ -78,22 +76,18 @@ class Knowledge:
         self.n = view.players
         self.active = list(view.active)
         self.n_active = sum(self.active)
-        self.hand = 0
-        for c in view.hand:
-            self.hand |= 1 << c
+        self.hand = mask_of(view.hand)
         self.trick = [(s, int(c)) for s, c in view.trick]
-        self.trick_mask = 0
-        for _, c in self.trick:
-            self.trick_mask |= 1 << c
+        self.trick_mask = mask_of(c for _, c in self.trick)
         self.known = list(view.known_masks)
         self.known[self.me] = self.hand
         self.voids = list(view.void_masks)
-        self.void_cards = [sum(SUIT_BITS[u] for u in range(4) if v >> u & 1) for v in self.voids]
+        self.void_cards = [sum(PACK_SUIT_MASK[u] for u in range(4) if v >> u & 1) for v in self.voids]
         self.sizes = list(view.hand_sizes)
         located = self.hand | self.trick_mask | view.pile_mask
         for s in range(self.n):
             located |= self.known[s]
-        self.floating = FULL & ~located
+        self.floating = PACK_MASK & ~located
         self.pile_mask = view.pile_mask
         self.need = [0] * self.n
         for s in range(self.n):
@@ -272,7 +266,7 @@ class SamplerBot(Bot):
             held = know.trick_mask
             for h in hands:
                 held |= h
-            pile = _cards(FULL & ~held)
+            pile = _cards(PACK_MASK & ~held)
             seed = rng.random()
             base = playout_state(rules, n, hands, list(view.out), pile, know.leader, know.trick, know.first,
                                  know.drawn_lead, rng)

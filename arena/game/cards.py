@@ -4,8 +4,9 @@ A card is an ``int`` subclass whose value is its id::
 
     id = copy * 52 + suit * 13 + rank      suit: C=0 D=1 H=2 S=3, rank: 2=0 .. A=12
 
-so a hand is a bitmask (bit ``id`` set when the card is held) and the cards of
-one suit in a hand are ``hand & SUIT_MASK[suit]``. Cards are interned: use
+so a hand is a bitmask (bit ``id`` set when the card is held, :func:`mask_of`) and
+the cards of one suit in a hand are ``hand & SUIT_MASK[suit]`` (``PACK_SUIT_MASK``
+for the first pack alone). Every mask of the layout is defined here and only here. Cards are interned: use
 :func:`card` or :data:`CARDS`, never ``Card(...)`` directly in hot code. They print as
 ``AS``, ``TH``, ``2C`` and ``AS*`` (a second-pack copy) and parse from that,
 from ``10H`` and from the suit symbols ``♣ ♦ ♥ ♠``.
@@ -75,9 +76,22 @@ _BY_TEXT: dict[str, Card] = {t: c for t, c in zip(TEXTS, CARDS)}
 BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 """``BIT[c]`` is card ``c``'s bit in a hand mask (a lookup instead of a shift in hot loops)."""
 
-SUIT_MASK: tuple[int, ...] = tuple(
-    (0x1FFF << (13 * s)) | (0x1FFF << (13 * s + PACK)) for s in range(4)
-)
+SUIT_OF: tuple[int, ...] = tuple(c % PACK // 13 for c in range(len(CARDS)))
+"""``SUIT_OF[c]`` is card ``c``'s suit (the fast ``card.suit``)."""
+
+PACK_MASK = (1 << PACK) - 1
+"""The bits of every first-pack card: the whole deck of a one-pack game."""
+
+SECOND_PACK = 1 << PACK
+"""The first second-pack card's bit: a mask below it holds first-pack cards only."""
+
+DECK_MASK: tuple[int, ...] = tuple((1 << (PACK * decks)) - 1 for decks in range(MAX_DECKS + 1))
+"""``DECK_MASK[decks]``: the bits of every card of a game of ``decks`` packs."""
+
+PACK_SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
+"""For each suit, the bits of its first-pack cards (a one-pack game's suits)."""
+
+SUIT_MASK: tuple[int, ...] = tuple(m | m << PACK for m in PACK_SUIT_MASK)
 """For each suit, the bits of its cards in both packs."""
 
 _SUIT_OF_TEXT = {**{c: i for i, c in enumerate(SUITS)}, **{c: i for i, c in enumerate(SUITS.lower())},
@@ -128,10 +142,13 @@ def parse_cards(text: "str | Iterable[str | int]") -> list[Card]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    """The bitmask of a collection of cards."""
+    """The bitmask of a collection of cards (ids or :class:`Card`; a card listed twice is one bit).
+
+    The one cards-to-mask function: the engine's deal, the views' trackers and the
+    players all use it (a loop over :data:`BIT`, faster than a ``sum`` of big ints)."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= BIT[c]
     return m
 
 

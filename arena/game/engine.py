@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.game import events as ev
 from arena.game import position, record
-from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK, Card, card, cards_of
+from arena.game.cards import CARDS, PACK, SECOND_PACK, SUIT_MASK, Card, card, cards_of, mask_of
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
@@ -29,7 +29,6 @@ from arena.game.tables import SUIT_CARDS, hand_texts, legal_tuple
 from arena.game.views import PlayerView, view_from_events
 
 _PLAY = ev.PLAY
-_SECOND_PACK = 1 << PACK
 _SHIFT = (0, 13, 26, 39)            # a suit's first bit in a one-pack hand
 
 
@@ -77,11 +76,11 @@ class Game:
         masks = [0] * players
         if rules.deal == "single":
             for i, seat in enumerate(seats):     # card i goes to seats[i % players]
-                masks[seat] = _mask(pack[i::players])
+                masks[seat] = mask_of(pack[i::players])
         else:
             start = 0
             for seat, size in zip(seats, _pile_sizes(rng, players, len(pack))):
-                masks[seat] = _mask(pack[start:start + size])
+                masks[seat] = mask_of(pack[start:start + size])
                 start += size
         return cls._dealt(rules, masks, rng, seed, dealer, {"hands": list(map(hand_texts, masks))})
 
@@ -154,7 +153,7 @@ class Game:
         if led >= 0:
             hand = st.hands[st.cur]
             mask = hand & SUIT_MASK[led]
-            if mask and mask < _SECOND_PACK:
+            if mask and mask < SECOND_PACK:
                 legal = SUIT_CARDS[led][mask >> _SHIFT[led]]
             else:
                 mask = follow_mask(hand, led, st.trump)
@@ -328,8 +327,3 @@ def _pile_sizes(rng: random.Random, n: int, total: int) -> list[int]:
             sizes[a] -= 1
             sizes[b] += 1
     return sizes
-
-
-def _mask(cards) -> int:
-    """The bitmask of *distinct* cards (a pack's slice): one C-level sum."""
-    return sum(map(BIT.__getitem__, cards))

@@ -23,7 +23,8 @@ own event dicts at every decision.
 from __future__ import annotations
 
 from arena.game import events as ev
-from arena.game.views import SeatTracker, _mask
+from arena.game.cards import mask_of, parse_card
+from arena.game.views import SeatTracker
 
 _PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
 _DEAL, _DRAW, _TAKE = ev.DEAL, ev.DRAW, ev.TAKE
@@ -112,7 +113,7 @@ class PublicTracker(SeatTracker):
     def _deal(self, e: dict) -> None:
         e = {k: v for k, v in e.items() if k != "drawn"}   # (the leader's only: it parted)
         self._on_deal({**e, "hand": ()})   # the discard pile, trump, outs, the leader; no hand
-        self.dealt = [_mask(hand) for hand in e["hands"]]
+        self.dealt = [mask_of(map(parse_card, hand)) for hand in e["hands"]]
 
     def hand_of(self, seat: int) -> int:
         """``seat``'s hand while it has not parted: the cards it picked up and has not played since

@@ -47,7 +47,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from arena.game.cards import CARDS, PACK, bit_list, cards_of, sort_hand
+from arena.game.cards import CARDS, PACK, PACK_MASK, bit_list, cards_of, sort_hand
 from arena.game.errors import SolverBudget, SolverError
 from arena.game.rules import Rules
 from arena.game.rulings import (
@@ -67,9 +67,6 @@ from arena.game.rulings import (
     no_common_suit,
     winner_without_cards,
 )
-
-FULL = (1 << PACK) - 1
-SUIT13 = tuple(0x1FFF << (13 * s) for s in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +96,7 @@ class Solver:
     changes the limit.
     """
 
-    def __init__(self, rules: Rules, universe: int = FULL, draw_value: float = 0.5,
+    def __init__(self, rules: Rules, universe: int = PACK_MASK, draw_value: float = 0.5,
                  canonical: bool = True) -> None:
         if rules.decks != 1:
             raise SolverError(f"the solver needs one pack (got decks={rules.decks})")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from arena.game.cards import CARDS, PACK, parse_cards
+from arena.game.cards import CARDS, PACK, PACK_MASK, mask_of, parse_cards
 from arena.game.rules import Rules
 from arena.game.errors import SolverError
-from arena.game.solver import FULL, Solver, mask_text
+from arena.game.solver import Solver, mask_text
 
 
 def parse_position(text: str) -> dict:
@@ -33,7 +33,7 @@ def parse_position(text: str) -> dict:
     for key in ("leader", "other"):
         if key not in found:
             raise SolverError(f"position needs {key!r} (e.g. 'leader: AS KS 2H / other: 3C 4C')")
-    out = {k: _mask(v, k) for k, v in found.items()}
+    out = {k: _one_pack(v, k) for k, v in found.items()}
     for key in ("drawn", "led"):
         if key in found and len(found[key]) != 1:
             raise SolverError(f"{key!r} must be one card (got {len(found[key])})")
@@ -43,13 +43,12 @@ def parse_position(text: str) -> dict:
     return out
 
 
-def _mask(cards, key: str) -> int:
-    m = 0
+def _one_pack(cards, key: str) -> int:
+    """The mask of ``cards``, every one of the first pack (the solver's)."""
     for c in cards:
         if c >= PACK:
             raise SolverError(f"{key}: the solver needs one pack (got {c})")
-        m |= 1 << c
-    return m
+    return mask_of(cards)
 
 
 def solve_text(text: str, rules: Rules, draw_value: float = 0.5) -> list[str]:
@@ -63,7 +62,7 @@ def solve_text(text: str, rules: Rules, draw_value: float = 0.5) -> list[str]:
     if leader & other or (led and led & other):
         raise SolverError(f"each card must appear once in the position (got {mask_text(other & (leader | (led or 0)))} "
                           f"twice)")
-    pile = pos.get("pile", FULL & ~held)
+    pile = pos.get("pile", PACK_MASK & ~held)
     if pile & held:
         raise SolverError(f"the pile holds cards that are in a hand: {mask_text(pile & held)}")
     solver = Solver(rules, universe=held | pile, draw_value=draw_value)

@@ -20,7 +20,7 @@ Randomness (draws) comes from ``rng.randrange``, the caller's generator.
 from __future__ import annotations
 
 from arena.game import events as ev
-from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK
+from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, SUIT_OF, mask_of
 from arena.game.errors import PositionError
 from arena.game.rules import Rules
 from arena.game.rulings import (
@@ -38,7 +38,8 @@ from arena.game.tables import legal_tuple
 
 PLAY, TAKE = "play", "take"
 AS = int(ACE_OF_SPADES)
-SUIT = tuple(c % PACK // 13 for c in range(len(CARDS)))
+SUIT = SUIT_OF
+"""Each card id's suit (:data:`arena.game.cards.SUIT_OF`, under the name the rules core's loops use)."""
 
 
 class State:
@@ -229,7 +230,7 @@ class State:
     def penalty_pickup(self, seat: int) -> None:
         """A following seat's fault (``fault_policy = "penalty"``): it picks up the trick and leads."""
         cards = tuple(self.tcards)
-        self.hands[seat] |= sum(map(BIT.__getitem__, cards))
+        self.hands[seat] |= mask_of(cards)
         self._log((ev.PICKUP, seat, cards, ev.BY_FAULT))
         emptied = self._emptied(seat) if self.emptied else ()
         self._clear_trick()
@@ -254,7 +255,7 @@ class State:
 
     def _settle_pickup(self, thrower: int) -> None:
         picker, cards = self.best_seat, self.tcards
-        self.hands[picker] |= sum(map(BIT.__getitem__, cards))      # distinct cards: the sum is their mask
+        self.hands[picker] |= mask_of(cards)
         if self.log is not None:
             self.log.append((ev.PICKUP, picker, tuple(cards)))
         if not (self.emptied or self.drawn_lead):   # most tricks: nobody goes out, the picker leads

@@ -11,21 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, PACK, SUIT_MASK, SUITS, Card, cards_of, parse_card
+from arena.game.cards import (ACE_OF_SPADES, BIT, CARDS, DECK_MASK, SUIT_MASK, SUIT_OF, SUITS, Card, cards_of, mask_of,
+                              parse_card)
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.rulings import STEP, TAKES
 from arena.game.tables import held_order
 
 _SUIT = {s: i for i, s in enumerate(SUITS)}
-_SUIT_OF = tuple(c % PACK // 13 for c in range(len(CARDS)))
-
-
-def _mask(texts) -> int:
-    m = 0
-    for t in texts:
-        m |= BIT[parse_card(t)]
-    return m
 
 
 def _suits_in(mask: int) -> int:
@@ -72,8 +65,7 @@ class PlayerView:
     # ---------------------------------------------------------------- helpers
     def unseen(self) -> tuple[Card, ...]:
         """Cards this seat has never seen: they are in other players' hands."""
-        full = (1 << (PACK * self.rules.decks)) - 1
-        return tuple(cards_of(full & ~self.seen_mask))
+        return tuple(cards_of(DECK_MASK[self.rules.decks] & ~self.seen_mask))
 
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards ``seat`` is known to hold (picked up in public, not played since)."""
@@ -177,13 +169,13 @@ class SeatTracker:
 
     # ------------------------------------------------------------- handlers
     def _on_deal(self, e: dict) -> None:
-        self.hand = _mask(e["hand"])
+        self.hand = mask_of(map(parse_card, e["hand"]))
         self.sizes = list(e["sizes"])
         self.seen |= self.hand
         for s in e.get("out", ()):
             self.active[s] = False
             self.out.append(s)
-        self.pile = _mask(e.get("discard", ()))
+        self.pile = mask_of(map(parse_card, e.get("discard", ())))
         self.seen |= self.pile
         if e.get("trump"):
             self.trump = _SUIT[e["trump"]]
@@ -212,11 +204,11 @@ class SeatTracker:
             self.hidden[s] = max(0, self.hidden[s] - 1)
         trick = self.trick
         if trick:
-            suit = _SUIT_OF[c]
+            suit = SUIT_OF[c]
             if suit != self.led:
                 self._infer_void(s, suit)
         else:
-            self.led = _SUIT_OF[c]
+            self.led = SUIT_OF[c]
         trick.append((s, c))
 
     def _infer_void(self, s: int, suit: int) -> None:
@@ -232,7 +224,7 @@ class SeatTracker:
     def _trump(self, suit: int) -> None:
         self.trump = suit
         s, c = self.trick[-1]
-        self.voids[s] &= ~(1 << _SUIT_OF[c])
+        self.voids[s] &= ~(1 << SUIT_OF[c])
 
     def _end_trick(self) -> None:
         self.trick = []
@@ -243,8 +235,7 @@ class SeatTracker:
         self._clean(e["seat"], map(parse_card, e["cards"]))
 
     def _clean(self, winner: int, cards) -> None:
-        for c in cards:
-            self.pile |= BIT[c]
+        self.pile |= mask_of(cards)
         self.lead_from = winner
         self._end_trick()
 
@@ -252,9 +243,7 @@ class SeatTracker:
         self._pickup(e["seat"], tuple(map(parse_card, e["cards"])))
 
     def _pickup(self, s: int, cards: tuple) -> None:
-        m = 0
-        for c in cards:
-            m |= BIT[c]
+        m = mask_of(cards)
         self.sizes[s] += len(cards)
         self.known[s] |= m
         self.voids[s] &= ~_suits_in(m)
@@ -301,7 +290,7 @@ class SeatTracker:
         self.hidden[s] += self.hidden[t]
         self.known[t] = self.hidden[t] = 0
         if "cards" in e:
-            m = _mask(e["cards"])
+            m = mask_of(map(parse_card, e["cards"]))
             self.seen |= m
             self.known[s] |= m
             if s == self.seat:

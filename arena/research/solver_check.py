@@ -22,8 +22,9 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
+from arena.game.cards import PACK_SUIT_MASK
 from arena.game.rules import Rules
-from arena.game.solver import SUIT13, Solver, mask_text
+from arena.game.solver import Solver, mask_text
 from arena.results.intervals import wilson
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
@@ -114,7 +115,7 @@ def _random_shared(rng: random.Random, universe_cards: list[int]) -> tuple[int, 
                 a |= 1 << c
             elif r < 2 / 3:
                 b |= 1 << c
-        if a and b and any(a & m and b & m for m in SUIT13):
+        if a and b and any(a & m and b & m for m in PACK_SUIT_MASK):
             return a, b
 
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from arena.game.cards import CARDS, PACK
+from arena.game.cards import CARDS, DECK_MASK, PACK, mask_of
 from arena.game.rules import CHOICES
 from arena.game.views import PlayerView
 
@@ -86,7 +86,6 @@ FIELD = {f.name: f for f in FIELDS}
 _AT = {f.name: f.start for f in FIELDS}
 CARD_PLANES_SIZE, RULES_START = _SEATS, _RULES = _AT["seats"], _AT["rules"]
 """Where the card planes end (the seats begin) and where the rules begin."""
-_FULL = {1: (1 << PACK) - 1, 2: (1 << 2 * PACK) - 1}
 _ONE_HOT = {k: [[1.0 if i == j else 0.0 for i in range(k)] for j in range(k + 1)] for k in (2, 4, 6)}
 """``_ONE_HOT[k][j]``: k numbers, 1 at j (all 0 for j = k)."""
 _ZEROS = [[0.0] * k for k in range(SEAT_SLOTS * len(SEAT_FEATURES) + 1)]
@@ -125,10 +124,7 @@ def parts(view: PlayerView) -> tuple[bytes, list[float]]:
     step = 1 if view.rules.direction == "clockwise" else -1
     order = [(seat + step * k) % n for k in range(n)]        # slot -> seat
     known, trick, seen = view.known_masks, view.trick, view.seen_mask
-    trick_mask = 0
-    for _, c in trick:
-        trick_mask |= 1 << c
-    masks = [known[seat], seen, _FULL[view.rules.decks] & ~seen, view.pile_mask, trick_mask]
+    masks = [known[seat], seen, DECK_MASK[view.rules.decks] & ~seen, view.pile_mask, mask_of(c for _, c in trick)]
     masks += [known[order[k]] if k < n else 0 for k in range(1, SEAT_SLOTS)]
     tail = _seats(view, order)
     tail += _ONE_HOT[2][{None: 2, "play": 0, "take": 1}[view.decision]]

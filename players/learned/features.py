@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.game.cards import PACK, SUIT_MASK
+from arena.game.cards import DECK_MASK, PACK, SUIT_MASK
 
 from players.opponents import infer
 from players.policy import HEURISTIC, HIGH, LOW, RANDOM, ViewTable, heuristic_card
@@ -102,8 +102,7 @@ def card_features(view, legal: list[int] | None = None) -> np.ndarray:
 
 def _out_mask(view) -> int:
     """The cards other seats may hold: never seen by this seat, or known held by another seat."""
-    full = (1 << (PACK * view.rules.decks)) - 1
-    out = full & ~view.seen_mask
+    out = DECK_MASK[view.rules.decks] & ~view.seen_mask
     for s, m in enumerate(view.known_masks):
         if s != view.seat:
             out |= m

@@ -5,7 +5,8 @@ import pickle
 import pytest
 
 from arena import ACE_OF_SPADES, CARDS, Card, CardError, card, parse_card, parse_cards
-from arena.game.cards import SUIT_MASK, cards_of, deck, mask_of, sort_hand
+from arena.game.cards import (BIT, DECK_MASK, PACK_MASK, PACK_SUIT_MASK, SECOND_PACK, SUIT_MASK, SUIT_OF, cards_of, deck,
+                              mask_of, sort_hand)
 
 
 def test_every_card_round_trips_through_its_text():
@@ -76,6 +77,25 @@ def test_masks_and_suit_masks():
     assert m.bit_count() == 4
     assert cards_of(m & SUIT_MASK[3]) == parse_cards("AS AS*")
     assert cards_of(m) == sorted(hand)
+
+
+def test_each_mask_holds_exactly_its_cards():
+    """The layout's masks, checked card by card: a suit's in one pack and in both, a pack's, a deck's."""
+    for suit in range(4):
+        assert cards_of(PACK_SUIT_MASK[suit]) == [c for c in deck(1) if c.suit == suit]
+        assert cards_of(SUIT_MASK[suit]) == [c for c in deck(2) if c.suit == suit]
+    assert cards_of(PACK_MASK) == deck(1) and cards_of(DECK_MASK[1]) == deck(1)
+    assert cards_of(DECK_MASK[2]) == deck(2) and DECK_MASK[0] == 0
+    assert cards_of(SECOND_PACK) == [card("2C*")] and all(BIT[c] < SECOND_PACK for c in deck(1))
+    assert [SUIT_OF[c] for c in CARDS] == [c.suit for c in CARDS]
+
+
+def test_mask_of_takes_ids_cards_and_any_iterable():
+    """mask_of: one bit per distinct card, from ids, Cards, a generator; cards_of undoes it."""
+    hand = parse_cards("AS AS* 2H KD")
+    assert mask_of(hand) == mask_of(int(c) for c in hand) == mask_of([*hand, hand[0]])
+    assert mask_of(()) == 0 and mask_of(deck(2)) == DECK_MASK[2]
+    assert cards_of(mask_of(reversed(hand))) == sorted(hand)
 
 
 def test_sort_hand_orders_by_suit_then_high_rank():

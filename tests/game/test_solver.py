@@ -9,7 +9,7 @@ import random
 import pytest
 
 from arena import Game, Rules
-from arena.game.cards import CARDS
+from arena.game.cards import CARDS, mask_of
 from arena.game.errors import SolverError
 from arena.game.solver import Solver, SolverBudget
 from arena.game.solver_text import parse_position, solve_text
@@ -67,10 +67,6 @@ def _random_position(rng: random.Random, max_cards: int = 3):
     return hands, pile, drawn
 
 
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
-
-
 def test_solver_matches_engine_brute_force_on_random_positions():
     """The solver's value equals an expectiminimax over the engine itself (chance draws enumerated)."""
     rng = random.Random(6)
@@ -80,9 +76,9 @@ def test_solver_matches_engine_brute_force_on_random_positions():
         game = Game.from_position(rules, [[CARDS[c] for c in h0], [CARDS[c] for c in h1], []],
                                   leader=0, out=[2], discard=[CARDS[c] for c in pile],
                                   drawn=CARDS[drawn] if drawn is not None else None)
-        solver = Solver(rules, universe=_mask(h0) | _mask(h1) | _mask(pile), draw_value=0.5)
+        solver = Solver(rules, universe=mask_of(h0) | mask_of(h1) | mask_of(pile), draw_value=0.5)
         want = engine_value(game, 0, 0.5)
-        got = solver.value(_mask(h0), _mask(h1), drawn if drawn is not None else -1)
+        got = solver.value(mask_of(h0), mask_of(h1), drawn if drawn is not None else -1)
         assert got == pytest.approx(want, abs=1e-9), (rules.to_dict(), h0, h1, pile, drawn)
 
 
@@ -100,8 +96,8 @@ def test_solver_reply_values_match_engine():
         game.apply(lead)
         if game.is_over:
             continue
-        solver = Solver(rules, universe=_mask(h0) | _mask(h1) | _mask(pile))
-        sol = solver.solve_reply(_mask(h0) ^ 1 << lead, _mask(h1), int(lead))
+        solver = Solver(rules, universe=mask_of(h0) | mask_of(h1) | mask_of(pile))
+        sol = solver.solve_reply(mask_of(h0) ^ 1 << lead, mask_of(h1), int(lead))
         assert sol.value == pytest.approx(engine_value(game, 1, 0.5), abs=1e-9)
 
 
@@ -145,15 +141,15 @@ def test_best_moves_realise_the_value_against_every_reply(preset):
     checked = 0
     while checked < 40:
         (h0, h1), pile, _ = _random_position(rng, max_cards=4)
-        universe = _mask(h0) | _mask(h1) | _mask(pile)
+        universe = mask_of(h0) | mask_of(h1) | mask_of(pile)
         solver = Solver(rules, universe=universe, draw_value=0.5)
-        value = solver.value(_mask(h0), _mask(h1))
+        value = solver.value(mask_of(h0), mask_of(h1))
         if value == 0.5:
             continue
         game = Game.from_position(rules, [[CARDS[c] for c in h0], [CARDS[c] for c in h1], []],
                                   leader=0, out=[2], discard=[CARDS[c] for c in pile])
         winner = 0 if value == 0.0 else 1
-        losers = _play_out(game, _best_move(solver, _mask(h0)), winner, [])
+        losers = _play_out(game, _best_move(solver, mask_of(h0)), winner, [])
         assert losers == {1 - winner}, (h0, h1, pile, value)
         checked += 1
 
@@ -166,7 +162,7 @@ def test_canonical_keys_change_no_value():
         deck = list(range(52))
         rng.shuffle(deck)
         a, b = rng.randint(1, 3), rng.randint(1, 3)
-        ma, mb = _mask(deck[:a]), _mask(deck[a:a + b])
+        ma, mb = mask_of(deck[:a]), mask_of(deck[a:a + b])
         must = deck[0] if rng.random() < 0.3 else -1
         one = Solver(rules, canonical=True).value(ma, mb, must)
         two = Solver(rules, canonical=False).value(ma, mb, must)
@@ -177,8 +173,8 @@ def test_shootout_and_drawn_cut_known_positions():
     """Known endings: a shootout position is lost; a cut on a drawn lead loses under getaway."""
     champions = Rules.preset("champions")
     solver = Solver(champions)
-    hand = _mask([13 + 2, 13 + 9])            # 4D JD
-    other = _mask([11, 0])                     # KC 2C
+    hand = mask_of([13 + 2, 13 + 9])            # 4D JD
+    other = mask_of([11, 0])                     # KC 2C
     assert solver.value(hand, other) == 1.0
     getaway = Rules.preset("getaway")
     g = Solver(getaway)
@@ -211,7 +207,7 @@ def test_budget_stops_a_big_search():
     solver = Solver(Rules.preset("getaway"))
     solver.max_states = 5000
     with pytest.raises(SolverBudget):
-        solver.value(_mask(deck[:13]), _mask(deck[13:26]))
+        solver.value(mask_of(deck[:13]), mask_of(deck[13:26]))
 
 
 def test_seed002_count_is_792450():
