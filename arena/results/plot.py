@@ -30,7 +30,10 @@ _RC = {"svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.sp
 MAX_POINTS = 400
 """At most this many points per player in the rating plot (evenly thinned, the last kept)."""
 
-FAULT_COLORS = {"timeout": "#e69f00", "crash": "#d55e00", "illegal": "#cc79a7", "malformed": "#56b4e9"}
+_PALETTE = ("#e69f00", "#d55e00", "#cc79a7", "#56b4e9", "#009e73", "#0072b2", "#f0e442")
+"""Okabe and Ito's colours for colour-blind readers, in the order the fault kinds take them."""
+FAULT_COLORS = dict(zip(FAULT_KINDS, _PALETTE))
+"""A colour for each fault kind (:data:`arena.game.status.FAULT_KINDS`)."""
 
 
 def player_colors(players: Sequence[str]) -> dict[str, str]:

@@ -140,7 +140,7 @@ _RATING_COLUMNS: tuple[_Column, ...] = (
     _Column("place", "mean finishing place, 0 = first out, 1 = Bhabhi", *_num("place", ".3f")),
     _Column("penalty", "mean penalty points (0 first out .. 3 Bhabhi)", *_num("penalty", ".2f")),
     _Column("first out", "share of games finished first", *_num("first_out_rate", ".1f", 100, "%")),
-    _Column("faults", "timeouts / crashes / illegal / malformed answers",
+    _Column("faults", f"faults: {' / '.join(FAULT_KINDS)}",
             lambda r: "/".join(str(r.fault(k)) for k in FAULT_KINDS), lambda r: sum(n for _, n in r.faults)),
     _Column("ms/dec", DECISION_MS_HELP, *_num("decision_ms", ".3f")),
 )

@@ -28,15 +28,19 @@ def rating_params(spec: dict | None) -> dict[str, float]:
     return {"tau": spec.get("tau", 0.0), "draw_probability": spec.get("draw_probability", 0.001)}
 
 
+FAULTS = "faults " + "/".join(kind[0] for kind in FAULT_KINDS)
+"""The faults column's header: each kind's initial, in :data:`~arena.game.status.FAULT_KINDS`' order
+(``faults t/c/i/m``)."""
+
 COLUMNS = [
     ("rank", "rank", None), ("player", "player", None), ("mu-3σ", "conservative", ".2f"),
     ("mu", "mu", ".2f"), ("σ", "sigma", ".2f"), ("P(>next)", "p_above_next", ".3f"), ("games", "games", None),
     ("bhabhi", "bhabhi_rate", "pct"), ("95% CI", "bhabhi_ci", None), ("×1/k", "bhabhi_ratio", ".2f"),
     ("place", "place", ".3f"), ("penalty", "penalty", ".2f"), ("first out", "first_out_rate", "pct"),
-    ("faults t/c/i/m", "faults", None), ("ms/dec", "decision_ms", ".3f"),
+    (FAULTS, "faults", None), ("ms/dec", "decision_ms", ".3f"),
 ]
 """The rating table's text columns: (header, attribute of a rating row, number format)."""
-COMPACT = ("rank", "player", "mu-3σ", "mu", "σ", "games", "bhabhi", "faults t/c/i/m")
+COMPACT = ("rank", "player", "mu-3σ", "mu", "σ", "games", "bhabhi", FAULTS)
 """The columns the CLI shows unless asked for all (``columns=None``, the default here): they fit 80
 columns with player names of up to 16 characters (the terminal layout shortens longer ones). CSV and JSON always hold every column."""
 

@@ -238,12 +238,11 @@ class Store:
         ``plays`` and ``play_cpu_ms`` are None in a database written before they were stored.
         """
         plays = ("s.plays, s.play_cpu_ms" if "play_cpu_ms" in self._seat_columns else "NULL, NULL")
-        q = ("SELECT s.idx, s.seat, s.player, s.rank, s.penalty, s.timeout, s.crash, s.illegal, s.malformed, "
+        q = (f"SELECT s.idx, s.seat, s.player, s.rank, s.penalty, {', '.join(f's.{k}' for k in FAULT_KINDS)}, "
              f"s.decisions, s.cpu_ms_median, s.wall_ms_median, {plays}, g.table_size, g.rules, g.loser, g.draw "
              "FROM seats s JOIN games g ON g.idx = s.idx ORDER BY s.idx, s.seat")
-        cols = ("idx", "seat", "player", "rank", "penalty", "timeout", "crash", "illegal", "malformed",
-                "decisions", "cpu_ms_median", "wall_ms_median", "plays", "play_cpu_ms", "table_size", "rules",
-                "loser", "draw")
+        cols = ("idx", "seat", "player", "rank", "penalty", *FAULT_KINDS, "decisions", "cpu_ms_median",
+                "wall_ms_median", "plays", "play_cpu_ms", "table_size", "rules", "loser", "draw")
         return [dict(zip(cols, r)) for r in self.db.execute(q)]
 
     @_guarded

@@ -21,7 +21,10 @@ from arena.results.store_transaction import Transaction
 
 SCHEMA_VERSION = 1
 
-SCHEMA = """
+_FAULT_COLUMNS = ", ".join(f"{kind} INTEGER NOT NULL" for kind in FAULT_KINDS)
+"""A seat's count of each fault kind, one column each."""
+
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, plugin TEXT, version TEXT, code_hash TEXT);
@@ -33,7 +36,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS seats (
     idx INTEGER NOT NULL REFERENCES games(idx), seat INTEGER NOT NULL, player TEXT NOT NULL,
     rank INTEGER NOT NULL, penalty INTEGER NOT NULL,
-    timeout INTEGER NOT NULL, crash INTEGER NOT NULL, illegal INTEGER NOT NULL, malformed INTEGER NOT NULL,
+    {_FAULT_COLUMNS},
     decisions INTEGER NOT NULL, cpu_ms_median REAL, cpu_ms_max REAL, wall_ms_median REAL, wall_ms_max REAL,
     plays INTEGER, play_cpu_ms REAL,
     PRIMARY KEY (idx, seat));

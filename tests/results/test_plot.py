@@ -8,8 +8,11 @@ import struct
 import pytest
 from broken_bot.results import PLAYERS, make_results
 from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgba
 
+from arena.game.status import FAULT_KINDS
 from arena.results.plot import (
+    FAULT_COLORS,
     MAX_POINTS,
     Rate,
     bhabhi_figure,
@@ -105,6 +108,15 @@ def test_faults_figure_stacks_kinds():
     fig = faults_figure({"a": {"illegal": 3, "timeout": 1}, "b": {}}, ["a", "b"])
     widths = [p.get_width() for p in fig.axes[0].patches]
     assert sum(widths) == 4
+
+
+def test_every_fault_kind_has_a_colour_of_its_own():
+    """The faults figure's legend is built from FAULT_KINDS: each kind, in order, in a distinct colour."""
+    fig = faults_figure({"a": {kind: 1 for kind in FAULT_KINDS}}, ["a"])
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    assert labels == list(FAULT_KINDS)
+    assert len({FAULT_COLORS[kind] for kind in FAULT_KINDS}) == len(FAULT_KINDS)
+    assert [h.patches[0].get_facecolor() for h in handles] == [to_rgba(FAULT_COLORS[k]) for k in FAULT_KINDS]
 
 
 def test_player_colours_are_stable():

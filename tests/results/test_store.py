@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 from arena import Game
+from arena.game.status import FAULT_KINDS
 from arena.tournament.spec import spec_from_dict
 from arena.plugins.registry import load
 from arena.results.errors import StoreError
@@ -101,6 +102,22 @@ def test_seat_rows_and_faults(tmp_path, played):
         assert {r["table_size"] for r in rows} == {3, 4}
         assert {r["rules"] for r in rows} == {"getaway", "donkey"}
         assert store.fault_count() == 0
+
+
+def test_every_fault_kind_is_a_seat_column(tmp_path, played):
+    """The seats table holds a count of each fault kind (FAULT_KINDS, in order), and seat_rows reads them back."""
+    _, games = played
+    game, record = games[0]
+    faults = [[{"kind": kind, "detail": "test", "event": 0} for kind in FAULT_KINDS[:seat + 1]]
+              for seat in range(len(record["names"]))]
+    with fresh(tmp_path) as store:
+        store.add_game(game, {**record, "faults": faults})
+        columns = [row[1] for row in store.db.execute("PRAGMA table_info(seats)")]
+        rows = store.seat_rows()
+        assert store.fault_count() == sum(map(len, faults))
+    assert columns[columns.index("penalty") + 1:][:len(FAULT_KINDS)] == list(FAULT_KINDS)
+    for row in rows:
+        assert [row[kind] for kind in FAULT_KINDS] == [int(i <= row["seat"]) for i in range(len(FAULT_KINDS))]
 
 
 def test_rules_label_names_changes():
