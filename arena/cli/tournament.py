@@ -26,6 +26,12 @@ from arena.tournament.spec import load_spec, spec_from_dict
 
 app = typer.Typer(help="Run, resume and inspect tournaments.", no_args_is_help=True)
 
+FLAGS_GAMES = 400
+"""About how many games a run from flags alone plays when ``--deals`` is not given (400 games give
+sigma near 0.3 to each of four players; one deal a table gave four games and sigma 3.3)."""
+FEW_GAMES = 100
+"""Below this many games for some player, a run says that its ratings are rough."""
+
 
 @app.command("run")
 def run(
@@ -40,7 +46,8 @@ def run(
     format_: Optional[str] = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
     candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
     deals: Optional[str] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation), "
-                                        "or a deal book's file (one deal a line; docs/tournaments.md)."),
+                                        "or a deal book's file (one deal a line; docs/tournaments.md). Default: "
+                                        f"the file's; without a file, enough for about {FLAGS_GAMES} games."),
     budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
     house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
     decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
@@ -90,10 +97,41 @@ def run(
         if "players" not in flags:
             raise UserError("expected a tournament file or --players (e.g. --players heuristic,random,low,high); "
                             "got neither")
-        spec = spec_from_dict({"name": "cli", **flags, "limits": limits}, "command line", presets)
+        data = {"name": "cli", **flags, "limits": limits}
+        spec = spec_from_dict(data, "command line", presets)
+        if "deals" not in flags and "budget" not in flags:
+            spec = spec_from_dict({**data, "deals": _enough_deals(spec)}, "command line", presets)
     live = _Live(interval, log_games)
     t = Tournament.create(spec, results / spec.name, session(ctx).registry, read_secret_from(secret_from))
     _play(t, quiet, table_format, wide, live=live)
+
+
+def _enough_deals(spec) -> int:
+    """Deals a table for ``spec`` (from flags alone, one deal a table) to play about :data:`FLAGS_GAMES`
+    games (matches: a quarter of that), said on stderr."""
+    per_deal = spec.schedule_format().count()
+    target = FLAGS_GAMES // 4 if spec.match_points else FLAGS_GAMES
+    deals = max(1, -(-target // per_deal))
+    unit = "matches" if spec.match_points else "games"
+    typer.echo(f"{spec.name}: no --deals given: {deals} deal{'s' if deals > 1 else ''} a table, "
+               f"{per_deal * deals} {unit} (--deals N for another number)", err=True)
+    return deals
+
+
+def _few_games_note(t: Tournament) -> str | None:
+    """A line when some player has fewer than :data:`FEW_GAMES` games: the ratings of so few are rough."""
+    if t.total >= FEW_GAMES * len(t.spec.players):  # enough for everyone; a smaller schedule is cheap to count
+        return None
+    counts: dict[str, int] = {}
+    for game in t.games:
+        for name in game.seats:
+            counts[name] = counts.get(name, 0) + 1
+    if not counts or min(counts.values()) >= FEW_GAMES:
+        return None
+    who = min(counts, key=lambda name: (counts[name], name))
+    unit = "matches" if t.spec.match_points else "games"
+    return (f"note: {who} plays only {counts[who]} of the {t.total} {unit}: ratings from so few are rough "
+            f"(sigma stays large); --deals N plays more")
 
 
 def event_file(file: Path) -> Path:
@@ -148,6 +186,9 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     with Store(t.folder) as store:
         missing = t.total - stored_count(store, t.spec)
     typer.echo(f"{t.spec.name}: {t.total} games scheduled, {missing} to play -> {t.folder}", err=True)
+    note = _few_games_note(t)
+    if note is not None:
+        typer.echo(note, err=True)
     if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
             t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
         sandbox_warning()

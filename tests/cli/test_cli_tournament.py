@@ -67,10 +67,12 @@ def copy_without(done: Path, tmp_path: Path, first: int) -> Path:
 
 # ------------------------------------------------------------- run
 def test_run_file_prints_the_table(capsys, event, tmp_path):
-    """`tournament run FILE`: one line on stderr about the schedule, the rating table on stdout."""
+    """`tournament run FILE`: one line on stderr about the schedule (and one that so few games give rough
+    ratings), the rating table on stdout."""
     code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "-q", "--jobs", "1")
     assert code == 0
-    assert err.splitlines() == [f"tiny: {TINY_GAMES} games scheduled, {TINY_GAMES} to play -> {tmp_path / 'tiny'}"]
+    assert err.splitlines()[0] == f"tiny: {TINY_GAMES} games scheduled, {TINY_GAMES} to play -> {tmp_path / 'tiny'}"
+    assert len(err.splitlines()) == 2 and err.splitlines()[1].startswith("note: ")
     lines = out.splitlines()
     assert lines[0] == f"{TINY_GAMES} games" and lines[1].split()[:2] == ["rank", "player"]
     assert {line.split()[1] for line in lines[3:]} == {"heuristic", "low", "high", "random"}
@@ -99,6 +101,30 @@ def test_run_with_flags_only(capsys, tmp_path):
     assert "rules: champions fault_policy=random; table sizes 4" in out and "games: 8 of 8 stored" in out
 
 
+def test_flags_alone_play_enough_deals_for_a_readable_table(capsys, tmp_path):
+    """`--players a,b,c,d` without --deals: enough deals for about 400 games, said on stderr; every player
+    gets them all, so no note about too few games."""
+    code, out, err = run(capsys, "tournament", "run", "--players", "heuristic,low,high,random", "--results",
+                         tmp_path, "-q", "--jobs", "1", "--sandbox", "never", "--table-format", "json")
+    assert code == 0, err
+    assert "cli: no --deals given: 100 deals a table, 400 games (--deals N for another number)" in err
+    assert "cli: 400 games scheduled" in err and "note:" not in err
+    assert {r["games"] for r in json.loads(out)} == {400}
+
+
+def test_a_run_of_few_games_says_so(capsys, event, tmp_path):
+    """One deal a table (4 games) is played as asked, with a line saying how few that is; a file's deals
+    are its own (no default is put in)."""
+    code, _, err = run(capsys, "tournament", "run", "--players", "heuristic,low,high,random", "--deals", "1",
+                       "--results", tmp_path, "-q", "--jobs", "1", "--sandbox", "never")
+    assert code == 0 and "cli: 4 games scheduled" in err and "no --deals given" not in err
+    assert ("note: heuristic plays only 4 of the 4 games: ratings from so few are rough (sigma stays large); "
+            "--deals N plays more") in err.splitlines()
+    code, _, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "-q", "--jobs", "1")
+    assert code == 0 and f"tiny: {TINY_GAMES} games scheduled" in err and "no --deals given" not in err
+    assert "note: " in err
+
+
 def test_flags_override_the_file(capsys, event, tmp_path):
     """A flag wins over the file's key."""
     code, out, err = run(capsys, "tournament", "run", event, "--table-sizes", "3", "--rules", "getaway",
@@ -110,7 +136,7 @@ def test_gauntlet_from_flags(capsys, tmp_path):
     """A gauntlet: the candidate at every table against the field."""
     code, out, err = run(capsys, "tournament", "run", "--players", "low,high,random", "--format", "gauntlet",
                          "--candidates", "heuristic", "--table-sizes", "3", "--name", "g", "--results", tmp_path,
-                         "-q", "--jobs", "1", "--table-format", "json")
+                         "-q", "--jobs", "1", "--table-format", "json", "--deals", "1")
     assert code == 0, err
     games = {r["player"]: r["games"] for r in json.loads(out)}
     assert games["heuristic"] == 9 and games["low"] == 6
