@@ -39,7 +39,7 @@ from functools import partial
 from multiprocess.connection import wait
 
 from arena.tournament.errors import TournamentError
-from arena.tournament.pool_process import init_worker, start_method
+from arena.tournament.pool_process import init_worker, quiet_resource_tracker, start_method
 from arena.tournament.stream_drain import Drain
 from arena.tournament.worker import LocalSink, Streamed, Worker, running_on, unpack_results
 
@@ -122,6 +122,7 @@ class LocalExecutor:
         """The worker pool, started on first use."""
         if self._pool is None:
             ctx = start_method()
+            quiet_resource_tracker()  # before the pool's first semaphore starts it
             counter = ctx.Value("i", 0)
             if self._deliver is not None:  # no one to hand the games to: the batches bring them back
                 self._stream = ctx.SimpleQueue()

@@ -107,6 +107,23 @@ def _let_go_of_the_forkserver() -> None:
             pass
 
 
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+"""The warning option multiprocess's resource tracker is started with: when the coordinator is killed
+(``kill -9``), the tracker unlinks the pool's semaphores, as it should, and would print a
+``UserWarning`` about "leaked semaphore objects" to the terminal, over the next command's output."""
+
+
+def quiet_resource_tracker() -> None:
+    """Start multiprocess's resource tracker (if it is not running) with :data:`QUIET_TRACKER`: it inherits
+    the warning options in ``sys.warnoptions`` when it starts, which are put back at once."""
+    from multiprocess import resource_tracker
+    sys.warnoptions.append(QUIET_TRACKER)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(QUIET_TRACKER)
+
+
 def start_method():
     """The pool's start method: forkserver where there is one (a worker is a fork of a clean
     interpreter that imported the worker's code once, so a worker imports nothing), else spawn."""
