@@ -9,7 +9,8 @@ from typing import Optional
 
 import typer
 
-from arena.cli.options import BANK_MS, DECISION_MS, MEMORY_MB, STARTUP_MS, limits_overrides, spec_overrides
+from arena.cli.options import (BANK_MS, DECISION_MS, MEMORY_MB, STARTUP_MS, limits_overrides, seed_value,
+                               spec_overrides)
 from arena.cli.output import out, wrapped
 from arena.cli.session import session
 from arena.cli.tables import AUTO, plain
@@ -54,7 +55,7 @@ def check_bot_cmd(
     games: int = typer.Option(2, "--games", "-n", min=1, help="Seeded games per preset and table size."),
     repeat_games: int = typer.Option(1, "--repeat-games", min=1,
                                      help="Games per preset played twice for the determinism check."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the check's games."),
+    seed: int = typer.Option(1, "--seed", callback=seed_value, help="Seed of the check's games."),
     rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
                                               help="Table sizes, comma-separated (default: all each preset allows)."),

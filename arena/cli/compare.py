@@ -14,7 +14,7 @@ import typer
 
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
-from arena.cli.options import parse_overrides, secret_from as read_secret_from
+from arena.cli.options import parse_overrides, secret_from as read_secret_from, seed_value
 from arena.bots.safetext import printable
 from arena.cli.output import err, out, sandbox_warning, wrapped
 from arena.cli.progress import clock
@@ -60,7 +60,7 @@ def compare(
     alpha: float = typer.Option(0.05, "--alpha", help="The SPRT's chance of a false H1."),
     beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
     games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the schedule."),
+    seed: int = typer.Option(1, "--seed", callback=seed_value, help="Seed of the schedule."),
     deals: Optional[Path] = typer.Option(None, "--deals", help="A deal book: play its deals (each once, in "
                                          "order) instead of seeded ones; --games is then not used."),
     name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),

@@ -15,6 +15,13 @@ SECRET_HELP = ("Key the deal and bot seeds with the secret in this file or resul
                "(default: yours, ~/.local/share/bhabhi-arena/secret or under XDG_DATA_HOME).")
 
 
+def seed_value(value: int | None) -> int | None:
+    """A ``--seed`` as a tournament file takes it: a whole number >= 0 (a negative one is one line)."""
+    if value is not None and value < 0:
+        raise UserError(f"--seed expects a whole number >= 0, as a tournament file's seed does (got {value})")
+    return value
+
+
 def parse_overrides(items: list[str]) -> dict:
     """``["escape=pass", "shootout=true", "decks=2"]`` -> typed keyword overrides."""
     out = {}

@@ -11,7 +11,7 @@ import typer
 from arena.cli.errors import UserError
 from arena.cli.logs import log_lines
 from arena.cli.options import (BANK_MS, DECISION_MS, MEMORY_MB, SECRET_HELP, STARTUP_MS, limits_overrides,
-                               seats as parse_seats, secret_from as read_secret_from)
+                               seats as parse_seats, secret_from as read_secret_from, seed_value)
 from arena.cli.output import err, out, sandbox_warning, wrapped
 from arena.cli.session import session
 from arena.game.display import describe
@@ -33,7 +33,8 @@ def play(
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset (see `arena variants`)."),
     seats: str = typer.Option("random,random,random,random", "--seats", "-s",
                               help="Player names, one per seat, comma-separated."),
-    seed: int = typer.Option(1, "--seed", help="The game's seed (same seed and secret, same game)."),
+    seed: int = typer.Option(1, "--seed", callback=seed_value,
+                             help="The game's seed (same seed and secret, same game)."),
     dealer: int = typer.Option(0, "--dealer", help="The dealer's seat."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON instead."),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from arena.cli.options import seats
+from arena.cli.options import seats, seed_value
 from arena.cli.output import out
 from arena.cli.session import session
 from arena.game.solver_text import solve_text
@@ -44,7 +44,7 @@ def shootout(
 @app.command("shared-suits")
 def shared_suits(
     samples: int = typer.Option(3000, "--samples", min=1, help="Random positions per escape rule."),
-    seed: int = typer.Option(2, "--seed", help="Seed of the sample."),
+    seed: int = typer.Option(2, "--seed", callback=seed_value, help="Seed of the sample."),
     ranks: int = typer.Option(4, "--ranks", min=1, max=13, help="Ranks in each suit of the small pack."),
     presets: str = typer.Option("getaway,playnest,champions", "--presets",
                                 help="Presets that get a row too, as they are, comma-separated ('' for none)."),
@@ -60,7 +60,7 @@ def shootout_share_cmd(
     ctx: typer.Context,
     players_: str = typer.Option(..., "--players", help="Four player names, comma-separated (may repeat)."),
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games to play."),
-    seed: int = typer.Option(2, "--seed", help="Seed of the deals."),
+    seed: int = typer.Option(2, "--seed", callback=seed_value, help="Seed of the deals."),
     first: int = typer.Option(0, "--first", min=0, help="First game number (to split a run over processes)."),
 ) -> None:
     """Seed 002: the share of champions games that end in a shootout, with its interval."""

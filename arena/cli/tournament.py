@@ -10,7 +10,7 @@ import typer
 import tournaments as ready
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
-from arena.cli.options import limits_overrides, secret_from as read_secret_from, spec_overrides
+from arena.cli.options import limits_overrides, secret_from as read_secret_from, seed_value, spec_overrides
 from arena.bots.safetext import printable
 from arena.cli.output import out, sandbox_warning, wrapped
 from arena.cli.progress import LiveProgress
@@ -39,7 +39,7 @@ def run(
     file: Optional[Path] = typer.Argument(
         None, help="A tournament file (TOML), or the name of a ready event (e.g. quick); flags override its keys."),
     name: Optional[str] = typer.Option(None, "--name", help="Tournament name (results go to results/NAME)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Tournament seed."),
+    seed: Optional[int] = typer.Option(None, "--seed", callback=seed_value, help="Tournament seed."),
     rules: Optional[str] = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
     players_: Optional[str] = typer.Option(None, "--players", help="Player names, comma-separated."),
     table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),

@@ -195,6 +195,12 @@ def test_cli_runner_players_and_play():
     (["play", "--set", "max_faults=0"], ["option 'max_faults'"]),
     (["play", "--dealer", "9"], ["dealer", "(got 9)"]),
     (["play", "--seed", "abc"], ["--seed", "integer"]),
+    # a negative seed, refused everywhere as a tournament file refuses it
+    *[(argv, ["--seed expects a whole number >= 0, as a tournament file's seed does (got -5)"]) for argv in (
+        ["play", "--seats", "low,high,random", "--seed", "-5"], ["compare", "low", "high", "--seed", "-5"],
+        ["check-bot", "low", "--seed", "-5"], ["research", "shared-suits", "--seed", "-5"],
+        ["research", "shootout-share", "--players", "low,high,random,heuristic", "--seed", "-5"],
+        ["tournament", "run", "--players", "low,high,random", "--seed", "-5"])],
     # unknown preset
     (["play", "--rules", "nope"], ["unknown preset 'nope'", "getaway"]),
     (["variants", "--bogus"], ["No such option: --bogus"]),
@@ -210,7 +216,8 @@ def test_cli_runner_players_and_play():
     (["bogus"], ["No such command 'bogus'"]),
     # new-bot: bad names and folders
     (["new-bot", "Bad"], ["bot name must be"]),
-    (["new-bot", "random"], ["shadows an existing"]),
+    (["new-bot", "random"], ["already taken by a player", "random-bot"]),
+    (["new-bot", "json"], ["shadows the standard library's module"]),
 ])
 def test_errors_are_one_line(capsys, argv, fragments):
     """Each user mistake: one 'error:' line on stderr, non-zero exit, no traceback."""
