@@ -120,6 +120,8 @@ class _Teller:
         self.names = record["names"]
         self.lines: list[str] = []
         self.trick: list[str] = []
+        self.forfeited: set[int] = set()
+        self.forfeited_out = 0  # forfeited seats that emptied their hands: they still finish last
 
     def who(self, seat: int) -> str:
         return f"{self.names[seat]}[{seat}]"
@@ -172,12 +174,22 @@ class _Teller:
             self.lines.append(f"          {self.who(e['seat'])} takes {e['count']} card(s) from {self.who(e['from'])}")
 
     def _out(self, m: Moment) -> None:
-        self.lines.append(f"          {self.who(m.event['seat'])} is out ({PLACES[m.event['place']]})")
+        """A seat out, with the place it finishes in: a forfeited seat's empty hand does not get it away
+        (it is placed last), so the seats out after it finish one place higher than the event counts."""
+        seat = m.event["seat"]
+        if seat in self.forfeited:
+            self.forfeited_out += 1
+            self.lines.append(f"          {self.who(seat)} has played its last card, but it forfeited: "
+                              f"it finishes last all the same")
+            return
+        place = PLACES[m.event["place"] - self.forfeited_out]
+        self.lines.append(f"          {self.who(seat)} is out ({place})")
 
     def _fault(self, m: Moment) -> None:
         self.lines.append(f"          {self.who(m.event['seat'])} FAULT: {m.event['kind']}")
 
     def _forfeit(self, m: Moment) -> None:
+        self.forfeited.add(m.event["seat"])
         self.lines.append(f"          {self.who(m.event['seat'])} forfeits (too many faults)")
 
     def _end(self, m: Moment) -> None:
@@ -189,9 +201,11 @@ class _Teller:
             return
         loser = e["loser"]
         reason = {"shootout": " (shootout: no suit in common)", "drawn_cut": " (cut on a drawn lead)",
-                  "simultaneous": " (highest card of the last trick)", "forfeit": " (forfeit)"}.get(e["reason"], "")
+                  "simultaneous": " (highest card of the last trick)",
+                  "forfeit": " (forfeit: too many faults)"}.get(e["reason"], "")
         cards = e.get("loser_cards", [])
-        self.lines.append(f"Bhabhi: {self.who(loser)}{reason}, holding {len(cards)} card(s): {hand_text(cards)}")
+        held = f"holding {len(cards)} card(s): {hand_text(cards)}" if cards else "holding no cards"
+        self.lines.append(f"Bhabhi: {self.who(loser)}{reason}, {held}")
         self.lines.append("Finishing order: " + ", ".join(self.who(s) for s in e["order"]))
 
 
