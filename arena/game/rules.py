@@ -233,10 +233,11 @@ PRESETS = Presets({
 """The six presets of docs/rules.md; a registry adds plugins' presets (``arena_rule_presets``) to its own copy."""
 
 PRESET_SOURCES = {
-    "getaway": "seed 003 (Getaway, as described by pagat-style rules)",
-    "playnest": "seed 000 (PlayNest online Bhabhi)",
-    "champions": "seed 002 (Thulla Champions, with the shootout)",
-    "donkey": "seed 001 (Donkey, Kasaragod: trumps)",
-    "bhabho": "seed 004 (Bhabho: taking a neighbour's cards)",
-    "getaway-2deck": "seed 003's two-pack variant for 7-8 players",
+    "getaway": '"How to play Bhabhi" (a rules page: Getaway)',
+    "playnest": 'PlayNest, "Bhabhi rules: how to play Thulla, step by step"',
+    "champions": 'Thulla Champions, "The Thulla shootout rule, explained"',
+    "donkey": '"Bhabhi Thulla Getaway Offline" (an app\'s page: Donkey, Kerala\'s trumps)',
+    "bhabho": '"Bhabho - Laad - Get Away" (an app\'s page: taking a neighbour\'s cards)',
+    "getaway-2deck": '"How to play Bhabhi": its two packs for 7-8 players',
 }
+"""Each built-in preset's source text, by its title (docs/rules.md, "Presets", lists them)."""

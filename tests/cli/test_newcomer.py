@@ -109,6 +109,16 @@ def test_players_and_variants_fit_80_columns(capsys):
     assert "neighbour_take" in wide.splitlines()[0]
 
 
+def test_variants_name_each_source_by_its_title(capsys):
+    """The source column names each preset's source text by its title, not by a seed number."""
+    _, out, _ = run(capsys, "variants", "--format", "plain", "--wide")
+    rows = {line.split()[0]: line for line in out.split("\n\n")[0].splitlines()[1:]}
+    assert '"How to play Bhabhi"' in rows["getaway"] and "PlayNest" in rows["playnest"]
+    assert '"The Thulla shootout rule, explained"' in rows["champions"] and "Donkey" in rows["donkey"]
+    assert '"Bhabho - Laad - Get Away"' in rows["bhabho"] and "two packs" in rows["getaway-2deck"]
+    assert "seed 0" not in out
+
+
 def test_head_to_head_fits_and_its_csv_has_numbers(capsys, done):
     """Head to head: shares at 80 columns (CI and n with --wide); CSV has one number per column."""
     _, out, _ = run(capsys, "ratings", done, "--head-to-head")
