@@ -67,7 +67,9 @@ def compare(
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
     secret_from: Optional[Path] = typer.Option(None, "--secret-from",
-                                               help="Take the secret of this results folder (the same deals)."),
+                                               help="Take the key of this results folder (the same deals)."),
+    sealed: Optional[bool] = typer.Option(None, "--sealed/--open", help="Key the deals with a fresh secret, or "
+                                          "not (default: open among built-in players, sealed with any other)."),
     decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
     sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
@@ -92,6 +94,8 @@ def compare(
         keys = {"seed": seed, "rules": [{"preset": rules, **parse_overrides(set_)}], "table_sizes": [table_size],
                 "sandbox": sandbox, "backend": backend, "scheduler": scheduler, "jobs": jobs or 0,
                 "limits": {} if decision_ms is None else {"decision_ms": decision_ms}}
+        if sealed is not None:
+            keys["sealed"] = sealed
         if name is not None:
             keys["name"] = name
         if deals is not None:

@@ -11,8 +11,9 @@ from arena.game.rules import OPTIONS
 from arena.game.seeds import Secret, read_secret
 from arena.plugins.names import split_names
 
-SECRET_HELP = ("Key the deal and bot seeds with the secret in this file or results folder "
-               "(default: yours, ~/.local/share/bhabhi-arena/secret or under XDG_DATA_HOME).")
+SECRET_HELP = ("Key the deal and bot seeds with the secret in this file or results folder (default: none among "
+               "built-in players; with a third-party bot or --sealed, yours: ~/.local/share/bhabhi-arena/secret "
+               "or under XDG_DATA_HOME).")
 
 
 def seed_value(value: int | None) -> int | None:

@@ -34,13 +34,16 @@ def play(
     seats: str = typer.Option("random,random,random,random", "--seats", "-s",
                               help="Player names, one per seat, comma-separated."),
     seed: int = typer.Option(1, "--seed", callback=seed_value,
-                             help="The game's seed (same seed and secret, same game)."),
+                             help="The game's seed: among built-in players it alone fixes the game (the same on "
+                                  "any machine); with a third-party bot, or --sealed, with your secret."),
     dealer: int = typer.Option(0, "--dealer", help="The dealer's seat."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON instead."),
     sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
     secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
+    sealed: bool = typer.Option(False, "--sealed", help="Key the deal and bot seeds with your secret even "
+                                "among built-in players (a game with a third-party bot always is)."),
     match: Optional[int] = typer.Option(None, "--match", metavar="POINTS",
                                         help="Play a match to POINTS penalty points, hand by hand (docs/rules.md)."),
     match_score: Optional[str] = typer.Option(None, "--match-score",
@@ -67,10 +70,10 @@ def play(
         sandbox_warning()
     if match_rules is not None:
         _play_match(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, secret_from,
-                    match_rules, as_json, show_logs, limits)
+                    match_rules, as_json, show_logs, limits, sealed)
         return
     record = play_one(reg, s.rules(rules, set_), parse_seats(seats), seed, dealer, sandbox, limits,
-                      secret=read_secret_from(secret_from))
+                      secret=read_secret_from(secret_from), sealed=sealed)
     output = record.pop("logs", None) or []
     for problem in reg.notify_game_finished(record):
         err(f"warning: {problem}")
@@ -120,7 +123,7 @@ def replay(
 
 
 def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rules, as_json, show_logs,
-                limits) -> None:
+                limits, sealed=False) -> None:
     """``arena play --match``: each hand printed as it ends, with the running score and its bots' output,
     then the standings."""
     def shown(hand: dict, state) -> None:
@@ -137,7 +140,7 @@ def _play_match(reg, rules, names, seed, dealer, sandbox, secret_from, match_rul
             out("")
 
     record = play_match_one(reg, rules, names, seed, match_rules, dealer, sandbox, limits,
-                            secret=read_secret_from(secret_from), on_hand=shown)
+                            secret=read_secret_from(secret_from), on_hand=shown, sealed=sealed)
     if as_json:
         out(json.dumps(record, indent=1))
         return

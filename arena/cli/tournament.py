@@ -69,8 +69,11 @@ def run(
     match_score: Optional[str] = typer.Option(None, "--match-score", help="A match's hands score places or cards."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
     secret_from: Optional[Path] = typer.Option(
-        None, "--secret-from", help="A new tournament takes the secret of this results folder (or secret file), "
-        "to play another run's games again exactly (default: a fresh random secret)."),
+        None, "--secret-from", help="A new tournament takes the key of this results folder (or secret file), "
+        "to play another run's games again exactly (default: open among built-in players, else a fresh secret)."),
+    sealed: Optional[bool] = typer.Option(
+        None, "--sealed/--open", help="Sealed: deals and bot seeds keyed with a fresh secret of the folder; open: "
+        "the seed alone fixes them (default: open among built-in players, sealed with any third-party bot)."),
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
     interval: Optional[str] = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
@@ -84,7 +87,7 @@ def run(
                            format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,
                            draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
-                           scheduler=scheduler, match_points=match_points, match_score=match_score)
+                           scheduler=scheduler, match_points=match_points, match_score=match_score, sealed=sealed)
     limits = limits_overrides(decision_ms=decision_ms, bank_ms=bank_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     presets = session(ctx).registry.presets
     if file is not None:

@@ -19,11 +19,18 @@ inputs give the same seed on any machine:
   of a match (:func:`match_hand_seed`) are derived from its keyed deal seed,
   so they are as hidden as it is.
 
-A tournament's secret lives in its results folder (:data:`SECRET_FILE`, mode
-0600); standalone games use the per-user secret (:func:`user_secret`). A
-secret is created with :func:`secrets.token_bytes` once and reused, so the
-same seed and the same secret give the same games, and a resume the same
-bot seeds. :func:`open_bot_seed` is the pre-secret scheme, kept only as the
+An event is **sealed** (keyed with a secret of its own) or **open**: keyed with
+:data:`OPEN`, a key everyone knows, so its seed alone fixes every deal and bot
+seed and the same file plays the same games in any folder on any machine.
+Events among the built-in players are open unless the organiser seals them;
+an event with a third-party bot is always sealed (its author could know the
+seed): :mod:`arena.tournament.sealing` decides, and a standalone game follows
+the same rule (:func:`arena.plugins.runner.play_one`). A sealed tournament's
+secret lives in its results folder (:data:`SECRET_FILE`, mode 0600; an open
+one's file holds :data:`OPEN`, so ``--secret-from`` takes either); sealed
+standalone games use the per-user secret (:func:`user_secret`). A secret is
+created with :func:`secrets.token_bytes` once and reused, so the same seed and
+the same secret give the same games, and a resume the same bot seeds. :func:`open_bot_seed` is the pre-secret scheme, kept only as the
 referee's default when a caller gives no bot seeds (games between trusted
 in-process players: tests, benchmarks, research figures); ``arena play``,
 check-bot and tournaments never use it.
@@ -148,6 +155,20 @@ class Secret:
 
     def __repr__(self) -> str:
         return f"Secret(check={self.check()})"
+
+
+OPEN = Secret(hashlib.blake2b(b"arena: the key of open events, known to everyone", digest_size=32).digest())
+"""The key of an open (unsealed) event: public, so the event's seed alone fixes its games."""
+
+
+def is_open(secret: Secret) -> bool:
+    """True for :data:`OPEN`: games keyed with it are fixed by their seed alone (not sealed)."""
+    return secret == OPEN
+
+
+def sealed_by_check(check: str | None) -> bool | None:
+    """Whether the games of a store whose ``secret_check`` meta is ``check`` are sealed (None: no check kept)."""
+    return None if check is None else check != OPEN.check()
 
 
 def bot_seed(secret: Secret, deal_seed: int, rotation: int, seat: int, name: str) -> int:

@@ -19,13 +19,13 @@ from arena.bots.referee import InProcessClient, check_reply
 from arena.bots.reply import Reply
 from arena.game.errors import ArenaError
 from arena.game.rules import PRESETS, Presets
-from arena.game.seeds import Secret, check_case_seed, check_repeat_seed, user_secret
+from arena.game.seeds import Secret, check_case_seed, check_repeat_seed
 from arena.game.views import SeatTracker
 from arena.plugins import checks
 from arena.plugins.checks import CHECKS, Case, CheckReport, CheckRow, Decision, Run
 from arena.plugins.errors import CheckError
 from arena.plugins.registry import load
-from arena.plugins.runner import make_client, play_seeded
+from arena.plugins.runner import make_client, play_seeded, standalone_secret
 from arena.sandbox.limits_spec import LimitsSpec
 
 
@@ -200,7 +200,7 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     if sandbox is None:
         sandbox = not spec.trusted
     chosen = sorted({c.preset for c in cases}, key=list(registry.presets).index)
-    secret = secret or user_secret()
+    secret = secret or standalone_secret([spec])  # the key `arena play` gives the same seats: a case replays
     main = _play(spec, registry, cases, sandbox, limits, secret, progress)
     notes = _notes(main, sandbox)
     loads = checks.loads(spec, main, limits, sandbox)

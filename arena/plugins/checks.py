@@ -115,7 +115,8 @@ class Case:
 
     def command(self, bot: str, sandboxed: bool = True, limits: LimitsSpec | None = None) -> str:
         """The ``arena play`` command that plays this game again (same seats, seed and dealer, under
-        the same per-user secret and the same limits: a flag for each limit not at its default)."""
+        the same key (open among built-in players, else the per-user secret) and the same limits: a flag
+        for each limit not at its default)."""
         where = "" if sandboxed else " --in-process"
         seats = shlex.quote(",".join(self.seat_names(bot)))     # quoted when a name has options: sampler(worlds=4)
         flags = "".join(f" --{f.name.replace('_', '-')} {getattr(limits, f.name)}" for f in fields(LimitsSpec)

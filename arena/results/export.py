@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterator
 
 from arena.game.book import deal_line
+from arena.game.seeds import sealed_by_check
 from arena.results.store import Store
 
 EXPORT_VERSION = 1
@@ -20,10 +21,12 @@ EXPORT_VERSION = 1
 
 
 def header(store: Store) -> dict:
-    """The first line: what the lines are, the event, its spec, players and comparison test."""
+    """The first line: what the lines are, the event, its spec, players, comparison test and whether its
+    games were sealed (keyed with the folder's secret; None: no key kept, an event from before keys)."""
     spec = store.meta("spec") or {}
     return {"type": "header", "export_version": EXPORT_VERSION, "event": spec.get("name"),
-            "games": store.count(), "spec": spec, "players": store.players(), "compare": store.meta("compare")}
+            "games": store.count(), "spec": spec, "players": store.players(), "compare": store.meta("compare"),
+            "sealed": sealed_by_check(store.meta("secret_check"))}
 
 
 def game_lines(store: Store, with_header: bool = True) -> Iterator[str]:

@@ -22,6 +22,7 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
 from arena import __version__
+from arena.game.seeds import sealed_by_check
 from arena.results.output import write_whole
 from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
 from arena.results.head_to_head import head_to_head
@@ -78,7 +79,8 @@ def _context(store: Store, folder: Path, max_games: int, folder_hint: str,
     games, note = _games(store, outs, max_games, logged, [f["game"] for f in faults["details"] if f["log"]])
     return {
         "name": name, "version": __version__,
-        "summary": _summary(spec, outs, table) + [("code changed", change_note(c)) for c in store.player_changes()],
+        "summary": (_summary(spec, outs, table) + _sealed(store.meta("secret_check"))
+                    + [("code changed", change_note(c)) for c in store.player_changes()]),
         "colors": colors, "rows": _rating_rows(table, store.players(), colors),
         "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
                                                  f"{name}: rating by games played")),
@@ -104,6 +106,15 @@ def _summary(spec: dict, outs: list[Outcome], table: RatingTable) -> list[tuple[
     if limits:
         items.append(("limits", f"{limits.get('decision_ms')} ms/decision, {limits.get('memory_mb')} MiB"))
     return items
+
+
+def _sealed(check: str | None) -> list[tuple[str, str]]:
+    """Whether the games were sealed (keyed with the folder's secret) or open (fixed by the seed alone)."""
+    sealed = sealed_by_check(check)
+    if sealed is None:
+        return []
+    return [("sealed", "yes: deals and bot seeds keyed with the folder's secret" if sealed
+             else "no: the seed alone fixes every deal and bot seed")]
 
 
 @dataclass(frozen=True, slots=True)

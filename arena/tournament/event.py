@@ -11,10 +11,12 @@ in game order, so neither parallelism nor a resume changes the tables.
 What a run holds grows with its tables and batches in flight, never with its
 games (:mod:`arena.tournament.progress`; docs/throughput.md, "Scale").
 
-Every tournament folder has its own secret (:mod:`arena.game.seeds`), created with
-the folder, kept in its ``secret`` file (mode 0600) and sent with each batch:
-it keys the bot seeds, so a resume gives the bots the same seeds as an
-unbroken run and no bot can work its deal out from its seed.
+Every tournament folder has its key (:mod:`arena.game.seeds`), chosen with the
+folder (:mod:`arena.tournament.sealing`: the open key among built-in players, a
+fresh secret for a sealed event), kept in its ``secret`` file (mode 0600) and
+sent with each batch: it keys the deals and bot seeds, so a resume gives the
+bots the same seeds as an unbroken run, and in a sealed event no bot can work
+its deal out from its seed.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from arena.game.errors import ArenaError
-from arena.game.seeds import SECRET_FILE, Secret, read_secret, write_secret
+from arena.game.seeds import SECRET_FILE, Secret, is_open, read_secret, write_secret
 from arena.bots.player_spec import check_in_process
 from arena.results.errors import StoreError
 from arena.results.store import Store, change_note, rules_label
@@ -38,6 +40,7 @@ from arena.tournament.match_run import stored_among, stored_count
 from arena.tournament.match_spec import match_rules
 from arena.tournament.pending import batched, unstored
 from arena.tournament.progress import Progress, RunState, Ticker
+from arena.tournament.sealing import event_secret, sealed_line, third_party
 from arena.tournament.schedule import GameSpec
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
@@ -110,10 +113,11 @@ def change_text(change: dict) -> str:
 
 
 def _spec_change(stored: dict, spec: TournamentSpec) -> str | None:
-    """The first key (other than jobs, batch, backend) in which ``spec`` differs from a stored spec."""
+    """The first key (other than jobs, batch, backend) in which ``spec`` differs from a stored spec
+    (``sealed``: the folder's own key says, :meth:`Tournament.folder_secret`)."""
     new = spec.results_dict()
     for key, value in new.items():
-        if stored.get(key) != value:
+        if key != "sealed" and stored.get(key) != value:
             return f"{key} {stored.get(key)!r}, now {value!r}"
     return None
 
@@ -142,9 +146,11 @@ class Tournament:
         backend may differ: they change no game). The players stored are the
         versions that played the first game; :meth:`run` refuses to add games
         by other versions. A new folder gets ``secret`` (default: a fresh
-        random one); a folder that has a secret refuses another.
+        random one when the event is sealed, else the open key:
+        :mod:`arena.tournament.sealing`); a folder that has a key refuses another.
         """
         t = cls(spec, folder, registry)
+        planned = event_secret(spec, third_party(registry, t.format.player_names()), secret)
         new = json.loads(json.dumps(spec.to_dict()))
         with Store(t.folder, create=True, meta={"spec": new}) as store:
             stored = store.meta("spec")
@@ -152,9 +158,9 @@ class Tournament:
             if change:
                 raise TournamentError(f"{t.folder} already holds a different tournament ({change}); "
                                       f"use `arena tournament resume {t.folder}` or another name")
+            t.folder_secret(store, secret, planned)
             if stored != new:  # jobs, batch or backend changed (or no spec was stored)
                 store.set_meta("spec", new)
-            t.folder_secret(store, secret)
             if not store.count():
                 store.save_players(t.players)
         return t
@@ -171,12 +177,14 @@ class Tournament:
             raise TournamentError(f"{folder} holds no tournament spec")
         return cls(spec_from_dict(data, f"{folder}/spec", registry.presets), folder, registry)
 
-    def folder_secret(self, store: Store, given: Secret | None = None) -> Secret:
-        """The folder's secret: read and checked against the store, or made for a folder without one.
+    def folder_secret(self, store: Store, given: Secret | None = None, planned: Secret | None = None) -> Secret:
+        """The folder's key: read and checked against the store, or ``planned`` (else a fresh secret) for a
+        folder without one.
 
         The store keeps only a check value of it (:meth:`Secret.check`), so a
         lost or swapped ``secret`` file is refused instead of silently giving
-        the rest of the games other bot seeds.
+        the rest of the games other bot seeds. A spec that says ``sealed`` must
+        agree with the key the folder has.
         """
         path = self.folder / SECRET_FILE
         check = store.meta("secret_check")
@@ -192,7 +200,13 @@ class Tournament:
             raise TournamentError(f"{path} is missing: the stored games' bot seeds cannot be given again; "
                                   f"restore the file from a copy of the folder")
         else:
-            found = write_secret(path, given or Secret.generate())
+            if planned is None and not store.count():  # a folder made but never run: its event decides
+                planned = event_secret(self.spec, third_party(self.registry, self.format.player_names()), given)
+            found = write_secret(path, given or planned or Secret.generate())
+        if self.spec.sealed is not None and self.spec.sealed == is_open(found):
+            have = "an open event (the seed alone fixes its games)" if is_open(found) else "a sealed event"
+            raise TournamentError(f"{self.folder} holds {have}, but {self.spec.source} says sealed = "
+                                  f"{str(self.spec.sealed).lower()}; give another name (or drop the key)")
         if check is None:
             store.set_meta("secret_check", found.check())
         self.secret = found
@@ -334,6 +348,7 @@ def status_lines(t: Tournament) -> list[str]:
         players = store.players()
         changed = changed_players(store, t.players) if store.count() else []
         allowed = store.player_changes()
+        check = store.meta("secret_check")
     unit = "matches" if match_rules(t.spec) is not None else "games"
     lines = [f"tournament {t.spec.name} in {t.folder}",
              f"  {unit}: {done} of {t.total} stored ({100 * done / max(1, t.total):.1f}%)",
@@ -342,6 +357,9 @@ def status_lines(t: Tournament) -> list[str]:
              f"table sizes {', '.join(map(str, t.spec.table_sizes))}; format {t.spec.format}"]
     if t.spec.book:
         lines.append(f"  deals: from the deal book {t.spec.book}, {t.spec.deals} per table")
+    sealing = sealed_line(t.folder, check)
+    if sealing is not None:
+        lines.append(sealing)
     lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
     lines += [f"  changed: {change_note(c)}" for c in allowed]
     lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]

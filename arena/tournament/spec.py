@@ -58,6 +58,10 @@ class TournamentSpec:
     """With it, each unit is a match to this many penalty points (:mod:`arena.tournament.match_spec`)."""
     match_score: str | None = None
     """How a match's hands score: ``places`` (None: the default) or ``cards``."""
+    sealed: bool | None = None
+    """``True``: deals and bot seeds keyed with a secret of the results folder; ``False``: open, the
+    seed alone fixes them; None: open among the built-in players, sealed with any third-party bot
+    (:mod:`arena.tournament.sealing`, docs/tournaments.md "Seeds and the secret")."""
     source: str = field(default="tournament", compare=False, repr=False)
     """Where the spec came from (a file name, "command line"), for messages; not part of the spec."""
     presets: Presets = field(default=PRESETS, compare=False, repr=False)
@@ -188,6 +192,7 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         sandbox=_sandbox(data, where), batch=_int(data, "batch", where, 8, lo=1),
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
+        sealed=_sealed(data, where),
         source=where, presets=presets, **match_keys(data, where), **({} if book is None else
                                           {"book": book.path, "book_sha256": book.sha256, "deal_book": book}),
     )
@@ -327,6 +332,13 @@ def _choice(data, key, allowed, where, default) -> str:
     value = data.get(key, default)
     if value not in allowed:
         raise ConfigError(f"{where}: key {key!r}: expected one of {', '.join(allowed)} (got {value!r})")
+    return value
+
+
+def _sealed(data, where) -> bool | None:
+    value = data.get("sealed")
+    if value is not None and not isinstance(value, bool):
+        raise ConfigError(f"{where}: key 'sealed': expected true or false (got {value!r})")
     return value
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from support.cli import run
+from support.tournaments import records
 
 from arena.results.paired import CompareTest, PairedTally
 from arena.results.report import report_html
@@ -93,3 +94,16 @@ def test_errors_are_one_line(capsys, tmp_path, argv, fragment):
     """Each mistake is one 'error:' line naming what was expected, exit code 2."""
     code, out, err = run(capsys, *argv, "--results", tmp_path)
     assert code == 2 and out == "" and err.startswith("error: ") and err.count("\n") == 1 and fragment in err
+
+
+def test_built_in_players_compare_the_same_in_any_folder_unless_sealed(capsys, tmp_path):
+    """Open by default among built-in players: the same command in another folder prints the same figures;
+    --sealed keys the deals with a fresh secret, so a second sealed folder deals others."""
+    argv = ("compare", "heuristic", "random", "--games", "48", "--jobs", "1", "--sandbox", "never", "-q")
+    figures = [run(capsys, *argv, "--results", tmp_path / name)[1] for name in ("one", "two")]
+    assert figures[0] == figures[1] and "6 deals, 48 games" in figures[0]
+    for name in ("three", "four"):
+        assert run(capsys, *argv, "--sealed", "--results", tmp_path / name)[0] == 0
+    dealt = [[r["start"] for _, r in records(tmp_path / name / "compare-heuristic-random")] for name in
+             ("one", "two", "three", "four")]
+    assert dealt[0] == dealt[1] and dealt[2] != dealt[3] and dealt[0] not in dealt[2:]

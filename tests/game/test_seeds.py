@@ -24,7 +24,7 @@ from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.plugins.runner import play_one
 from arena.game.errors import SeedError
-from arena.game.seeds import (SECRET_FILE, Secret, bot_seed, derive_seed, open_bot_seed, play_seeds,
+from arena.game.seeds import (OPEN, SECRET_FILE, Secret, bot_seed, derive_seed, open_bot_seed, play_seeds,
                          read_secret, user_secret, user_secret_path, write_secret)
 from arena.results.store import DB_NAME, Store
 from arena.tournament.errors import TournamentError
@@ -105,16 +105,30 @@ def _untimed(record: dict) -> dict:
 
 
 def test_same_seed_and_secret_same_game(spy_registry):
-    """`arena play`: the same seed and secret give identical records; another secret another deal."""
+    """`arena play`: the same seed and secret give identical records; another secret another deal; among
+    built-in players the default is open (the seed alone: the same game on any machine), with --sealed
+    the per-user secret; the record says which."""
     reg, names = load(autoload=False), ["heuristic", "random", "low", "high"]
     one, two = Secret(bytes(range(32))), Secret(bytes(range(1, 33)))
     first = play_one(reg, Rules.preset("getaway"), names, 5, secret=one)
     assert _untimed(play_one(reg, Rules.preset("getaway"), names, 5, secret=one)) == _untimed(first)
     other = play_one(reg, Rules.preset("getaway"), names, 5, secret=two)
     assert other["start"] != first["start"] and set(other["bot_seeds"]).isdisjoint(first["bot_seeds"])
-    assert _untimed(play_one(reg, Rules.preset("getaway"), names, 5)) == \
+    default = play_one(reg, Rules.preset("getaway"), names, 5)
+    assert _untimed(default) == _untimed(play_one(reg, Rules.preset("getaway"), names, 5, secret=OPEN))
+    assert default["sealed"] is False and first["sealed"] is True
+    assert default["seed"] == play_seeds(OPEN, 5, names).deal != 5  # still not the seed itself
+    assert _untimed(play_one(reg, Rules.preset("getaway"), names, 5, sealed=True)) == \
         _untimed(play_one(reg, Rules.preset("getaway"), names, 5, secret=user_secret()))
     Game.from_record(first)
+
+
+def test_a_third_party_seat_is_always_sealed(spy_registry):
+    """A game with a bot that is not built-in is keyed with the per-user secret, not the open key."""
+    names = ["spy", "random", "low", "high"]
+    record = play_one(spy_registry, Rules.preset("getaway"), names, 5, sandbox=False)
+    assert record["sealed"] is True
+    assert record["bot_seeds"] == list(play_seeds(user_secret(), 5, names).bots)
 
 
 def test_keyed_seeds_depend_on_every_input():
@@ -158,7 +172,7 @@ def test_user_secret_made_once(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------ tournaments
 SMALL = {"name": "small", "seed": 5, "players": ["heuristic", "random", "low"], "table_sizes": [3, 4],
-         "house": ["high"], "deals": 2, "batch": 3}
+         "house": ["high"], "deals": 2, "batch": 3, "sealed": True}
 
 
 def test_resume_gives_the_bots_the_same_seeds(tmp_path):
@@ -197,10 +211,10 @@ def test_tournament_secret_is_kept_and_checked(tmp_path):
 
 
 def test_cli_secret_from(tmp_path, capsys):
-    """`arena tournament run --secret-from FOLDER` replays another folder's games; `arena play` takes one too."""
+    """`arena tournament run --secret-from FOLDER` replays a sealed folder's games; `arena play` takes one too."""
     from arena.cli.app import main
     base = ["tournament", "run", "--players", "heuristic,random,low", "--table-sizes", "3", "--quiet",
-            "--jobs", "1"]
+            "--jobs", "1", "--deals", "1", "--sealed"]
     assert main([*base, "--name", "one", "--results", str(tmp_path)]) == 0
     assert main([*base, "--name", "one", "--results", str(tmp_path / "again"),
                  "--secret-from", str(tmp_path / "one")]) == 0
@@ -245,11 +259,11 @@ class SpyPopen(popen):
 botproc.wire.encode, botproc.BotProcess._env, botproc.subprocess.Popen = spy_encode, spy_env, SpyPopen
 reg = load(autoload=False)
 spec = spec_from_dict({"name": "boxed", "seed": 2, "players": ["heuristic", "random", "low"],
-                       "table_sizes": [3], "sandbox": "always", "batch": 2}, "test")
+                       "table_sizes": [3], "sandbox": "always", "batch": 2, "sealed": True}, "test")
 executor = SerialExecutor(reg)
 Tournament.create(spec, folder + "/boxed", reg).run(executor)
 executor.shutdown()
-out["play"] = play_one(reg, Rules.preset("getaway"), ["random", "low", "high"], 4711, sandbox=True)
+out["play"] = play_one(reg, Rules.preset("getaway"), ["random", "low", "high"], 4711, sandbox=True, sealed=True)
 print(json.dumps(out))
 """
 

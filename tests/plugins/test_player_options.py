@@ -115,11 +115,12 @@ def test_play_with_a_parametrised_built_in_player(capsys, builtin_players_only):
 
 
 def test_a_sandboxed_third_party_bot_gets_its_options_as_plain_json(fake_plugins, capsys):
-    """The option crosses to the bot's own process: chooser(high=true) plays exactly as `high`."""
+    """The option crosses to the bot's own process: chooser(high=true) plays exactly as `high` (--sealed:
+    the built-in players' games keyed with the same secret as the third-party bot's always are)."""
     fake_plugins("choose", CHOOSER)
 
     def seat0_plays(seats):
-        assert arena.cli.app.main(["play", "--seats", seats, "--seed", "4", "--json"]) == 0
+        assert arena.cli.app.main(["play", "--seats", seats, "--seed", "4", "--json", "--sealed"]) == 0
         record = json.loads(capsys.readouterr().out)
         assert not any(record["faults"])
         return [e["card"] for e in record["events"] if e["type"] == "play" and e["seat"] == 0]

@@ -24,7 +24,7 @@ from arena.tournament.executors import LocalExecutor, SerialExecutor
 from arena.plugins.registry import DISABLE_ENV, load
 from arena.results.standings import GROUPINGS, head_to_head_text, ratings_text
 from arena.results.store import DB_NAME, Store
-from arena.game.seeds import read_secret
+from arena.game.seeds import OPEN, read_secret
 from arena.tournament.event import Progress, Tournament, status_lines
 from arena.sandbox.processes import children
 from support.processes import all_gone, wait_for
@@ -87,11 +87,25 @@ def test_same_spec_twice_gives_identical_records(reference, tmp_path, registry):
     assert tables(tmp_path / "again") == tables(reference)
 
 
+def test_an_open_event_plays_the_same_games_in_a_fresh_folder(reference, tmp_path, registry):
+    """Built-in players only, no `sealed` key: the seed alone fixes the games, so a new folder (the
+    issue's `mv results/quick x; arena tournament run quick`) stores the same records and tables; its
+    key file holds the open key, and status says so."""
+    play(SPEC, tmp_path / "moved" / "mixed", registry)
+    assert read_secret(tmp_path / "moved" / "mixed") == read_secret(reference) == OPEN
+    assert records(tmp_path / "moved" / "mixed") == records(reference)
+    assert tables(tmp_path / "moved" / "mixed") == tables(reference)
+    assert "  sealed: no, the seed alone fixes every deal and bot seed (the same games in any folder)" in \
+        status_lines(Tournament.open(reference, registry))
+
+
 def test_other_secret_same_schedule_other_cards_and_bot_seeds(reference, tmp_path, registry):
-    """A new folder gets its own secret: the same seats and rotations, other cards, other bot seeds
-    (a public tournament seed gives no deal away)."""
-    play(SPEC, tmp_path / "fresh", registry)
-    assert read_secret(tmp_path / "fresh") != read_secret(reference)
+    """A sealed event's new folder gets its own secret: the same seats and rotations, other cards, other
+    bot seeds (a public tournament seed gives no deal away); its status says it is sealed."""
+    sealed = play({**SPEC, "sealed": True}, tmp_path / "fresh", registry)
+    assert read_secret(tmp_path / "fresh") not in (read_secret(reference), OPEN)
+    assert any(line.startswith(f"  sealed: yes, deals and bot seeds keyed with {tmp_path / 'fresh' / 'secret'}")
+               for line in status_lines(Tournament.open(sealed.folder, registry)))
     fresh, ref = records(tmp_path / "fresh"), records(reference)
     same = ("names", "schedule")
     assert [[r[k] for k in same] for _, r in fresh] == [[r[k] for k in same] for _, r in ref]
