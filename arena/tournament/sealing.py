@@ -56,7 +56,3 @@ def sealed_line(folder: Path, check: str | None) -> str | None:
                 f"other cards; --secret-from {folder} plays these games again)")
     return "  sealed: no, the seed alone fixes every deal and bot seed (the same games in any folder)"
 
-
-def open_or_sealed(secret: Secret) -> str:
-    """``open`` or ``sealed``, for a run's messages."""
-    return "open" if secret == OPEN else "sealed"
