@@ -59,6 +59,8 @@ class Package:
 def read_package(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> Package:
     """The name, version and plugin of a wheel or a bot folder; :class:`SubmissionError` if it is neither, or
     if the wheel breaks ``limits`` (checked before any member is read)."""
+    if not path.exists():
+        raise SubmissionError(f"{path}: no such file or folder (expected a wheel (.whl) or a bot folder)")
     if path.is_dir():
         return _folder_package(path)
     if path.suffix != ".whl" or not path.is_file():

@@ -132,3 +132,13 @@ def test_ctrl_c_stops_with_130_and_a_new_run_goes_on(tmp_path):
     assert main(["ladder", "run", str(folder), "--games", "3", "-j", "1", "-q"]) == 0
     with Store(folder) as store:
         assert open_book(store).rounds(unfinished_only=True) == [] and store.count() >= before + 3
+
+
+def test_submitting_a_missing_file_says_so(tmp_path, capsys):
+    """A path that does not exist is one line saying so, not that it is the wrong kind of file."""
+    folder = tmp_path / "L"
+    assert main(["ladder", "create", str(folder), *CREATE]) == 0
+    capsys.readouterr()
+    assert main(["ladder", "submit", str(folder), str(tmp_path / "missing.whl")]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "missing.whl: no such file or folder" in err[0]
