@@ -173,7 +173,8 @@ def entries_cmd(
         return
     for e in entries:
         follows = f", follows {e.previous}" if e.previous else ""
-        out(f"{e.name:<24} {e.status:<10} {e.player} {e.version} (code {e.code_hash}{follows}): {e.reason}")
+        owner = f", {e.owner}'s" if e.owner else ""
+        out(f"{e.name:<24} {e.status:<10} {e.player} {e.version} (code {e.code_hash}{follows}{owner}): {e.reason}")
 
 
 @app.command("table")

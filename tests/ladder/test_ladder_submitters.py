@@ -111,6 +111,9 @@ def test_the_organiser_may_submit_as_someone_and_retire_anything(tmp_path, regis
     assert main(["ladder", "submit", str(folder), str(wheels["v1"]), "--as", "alice"]) == 0
     assert main(["ladder", "submit", str(folder), str(wheels["v2"]), "--as", "nobody"]) != 0
     assert "no submitter 'nobody'" in capsys.readouterr().err
+    assert main(["ladder", "entries", str(folder)]) == 0
+    assert "follows" not in (line := next(r for r in capsys.readouterr().out.splitlines() if "lbot-v1" in r))
+    assert "alice's" in line
     ladder = Ladder.open(folder, registry)
     with Store(folder) as store:
         book = open_book(store)
