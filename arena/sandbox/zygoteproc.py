@@ -42,6 +42,8 @@ or stuck). It is closed then, which kills any process it forked for that request
 execs its keeper instead."""
 
 _ZYGOTES: dict[tuple, "Zygote"] = {}
+"""This process's zygotes, by (pid, python): module state by design (docs/design.md, "Module state"), one
+per interpreter for the life of the harness; :func:`running` reads it."""
 _LOCK = threading.Lock()
 
 
@@ -169,6 +171,12 @@ def spawn(entry: str, stdio: tuple[int, int, int], fds: list[int] = (), *,
         if zygote is None or zygote.broken:
             zygote = _ZYGOTES[key] = Zygote(python, environment())
     return zygote.spawn(entry, [*stdio, *fds], env)
+
+
+def running() -> list["Zygote"]:
+    """The zygotes this process started and may use (none in a fork of it: the fork drops its parent's)."""
+    with _LOCK:
+        return list(_ZYGOTES.values())
 
 
 def _forget_inherited() -> None:

@@ -172,7 +172,7 @@ def test_a_fork_of_the_harness_drops_its_zygotes():
     if pid == 0:  # the fork: report, then leave at once
         try:
             held = [os.readlink(f"/proc/self/fd/{fd}") for fd in range(3, 256) if os.path.exists(f"/proc/self/fd/{fd}")]
-            os.write(w, json.dumps({"zygotes": len(zygoteproc._ZYGOTES), "held": held}).encode())
+            os.write(w, json.dumps({"zygotes": len(zygoteproc.running()), "held": held}).encode())
         finally:
             os._exit(0)
     os.close(w)
@@ -180,4 +180,4 @@ def test_a_fork_of_the_harness_drops_its_zygotes():
         seen = json.loads(f.read())
     os.waitpid(pid, 0)
     assert seen["zygotes"] == 0 and ours not in seen["held"], (ours, seen)
-    assert child.zygote.broken == "" and zygoteproc._ZYGOTES  # the parent's is untouched
+    assert child.zygote.broken == "" and zygoteproc.running()  # the parent's is untouched
