@@ -35,6 +35,7 @@ from functools import cmp_to_key
 
 from arena import Game, Rules
 from arena.game.cards import PACK, PACK_MASK, PACK_SUIT_MASK, mask_of, parse_card
+from arena.game.solver import supports
 
 from players.heuristic import HeuristicBot
 from players.policy import (
@@ -260,7 +261,7 @@ def infer(view) -> Models:
     """The model of every opponent of ``view.seat`` from the public play history."""
     n, me = view.players, view.seat
     models = Models(n)
-    if view.rules.trumps or view.rules.decks != 1:
+    if not supports(view.rules):
         return models
     history = view.history
     records = _records(history, n, view.rules.first_trick == "free", view.rules.direction == "clockwise")

@@ -49,7 +49,7 @@ import time
 from arena import Bot
 from arena.game.cards import CARDS, PACK_MASK, PACK_SUIT_MASK, bit_list, mask_of
 from arena.game.errors import SolverBudget
-from arena.game.solver import Solver
+from arena.game.solver import Solver, supports
 
 from players.heuristic import HeuristicBot
 from players.opponents import infer
@@ -203,7 +203,7 @@ class SamplerBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rules = view.rules
-        if rules.trumps or rules.decks != 1:
+        if not supports(rules):
             return self.fallback.play(view)
         start = time.thread_time()
         budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)

@@ -83,6 +83,24 @@ class Solution:
         return tuple(sorted(c for c, v in self.moves if abs(v - self.value) < 1e-12))
 
 
+def unsupported(rules: Rules) -> str:
+    """Why the solver cannot solve games under ``rules`` ('' when it can): it models one pack without trumps.
+
+    The one answer to "which rules does the exact endgame model hold for": the solver refuses the others
+    with this message, and the players built on the same model (the sampler, its opponent models, the
+    learned player) fall back to the heuristic under them."""
+    if rules.decks != 1:
+        return f"the solver needs one pack (got decks={rules.decks})"
+    if rules.trumps:
+        return f"the solver expects rules without trumps (got {rules.name or 'custom'}, with trumps)"
+    return ""
+
+
+def supports(rules: Rules) -> bool:
+    """Can the solver (and the players built on its model) handle ``rules``? (:func:`unsupported` says why not.)"""
+    return not unsupported(rules)
+
+
 class Solver:
     """Solves two-player positions under one rule set, sharing one memo across calls.
 
@@ -98,10 +116,9 @@ class Solver:
 
     def __init__(self, rules: Rules, universe: int = PACK_MASK, draw_value: float = 0.5,
                  canonical: bool = True) -> None:
-        if rules.decks != 1:
-            raise SolverError(f"the solver needs one pack (got decks={rules.decks})")
-        if rules.trumps:
-            raise SolverError(f"the solver expects rules without trumps (got {rules.name or 'custom'}, with trumps)")
+        why = unsupported(rules)
+        if why:
+            raise SolverError(why)
         self.rules = rules
         self.universe = universe
         self.draw_value = draw_value

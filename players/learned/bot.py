@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from arena import Bot
+from arena.game.solver import supports
 
 from players.heuristic import HeuristicBot
 from players.learned.features import NAMES, card_features
@@ -51,7 +52,7 @@ class LearnedBot(Bot):
     def play(self, view):
         if len(view.legal) == 1:
             return view.legal[0]
-        if view.rules.trumps or view.rules.decks != 1:
+        if not supports(view.rules):  # its features assume the solver's model: one pack, no trumps
             return self.fallback.play(view)
         return view.legal[choose(self.net, card_features(view), self.gate)]
 
