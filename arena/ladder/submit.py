@@ -10,10 +10,11 @@ otherwise it is ``rejected`` (and its folder removed: it never plays). Either
 way the verdict and check-bot's report are stored with the entry. The same code
 submitted again is refused.
 
-A submission made by a submitter (the web form, ``--as`` on the command line)
-is theirs: it may start a chain of their own or continue one they own, within
-their limits (:mod:`arena.ladder.submitters`); one made by the organiser may
-continue any chain, which keeps its owner.
+A submission made by a submitter (through the web face) is theirs: it may
+start a chain of their own or continue one they own, within their limits
+(:mod:`arena.ladder.submitters`); one made by the organiser (the command
+line) may continue any chain, which keeps its owner, and ``--as`` makes a new
+chain a submitter's without their limits.
 
 An organiser retires an entry, or reinstates a suspended one; every status
 change is logged with who made it, when and why (``ladder_changes``).

@@ -58,16 +58,22 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def _with_hashes(book: Book) -> list[tuple[str, Submitter]]:
+    """Every submitter with their token's hash, by name."""
+    return [(hashed, Submitter(name, created, revoked, per_hour, active))
+            for name, hashed, created, revoked, per_hour, active in book.submitter_rows()]
+
+
 def submitters(book: Book) -> list[Submitter]:
-    return [Submitter(name, created, revoked, per_hour, active)
-            for name, _, created, revoked, per_hour, active in book.submitter_rows()]
+    return [who for _, who in _with_hashes(book)]
 
 
 def find(book: Book, name: str) -> Submitter:
     """The submitter ``name``; a LadderError naming the known ones otherwise."""
-    found = next((s for s in submitters(book) if s.name == name), None)
+    people = submitters(book)
+    found = next((s for s in people if s.name == name), None)
     if found is None:
-        known = ", ".join(s.name for s in submitters(book)) or "none yet"
+        known = ", ".join(s.name for s in people) or "none yet"
         raise LadderError(f"no submitter {name!r} (submitters: {known}); `arena ladder submitter add` makes one")
     return found
 
@@ -117,14 +123,12 @@ def authenticate(book: Book, token: str) -> Submitter | None:
     if not token:
         return None
     wanted = token_hash(token)
-    row = next((r for r in book.submitter_rows() if secrets.compare_digest(r[1], wanted)), None)
-    if row is None or row[3] is not None:
-        return None
-    return Submitter(row[0], row[2], row[3], row[4], row[5])
+    found = next((who for hashed, who in _with_hashes(book) if secrets.compare_digest(hashed, wanted)), None)
+    return None if found is None or found.revoked else found
 
 
 def check_rate(book: Book, who: Submitter, now: float) -> None:
-    """Refuse a new submission past ``who``'s hourly limit (a SubmissionError saying when one is free)."""
+    """Refuse a new submission past ``who``'s hourly limit (a SubmissionError)."""
     if book.submissions_since(who.name, now - 3600) >= who.per_hour:
         raise SubmissionError(f"refused: {who.name} began {who.per_hour} submissions in the last hour, the most "
                               f"this ladder allows; try again later")

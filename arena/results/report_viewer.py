@@ -52,9 +52,10 @@ def environment() -> Environment:
     return env
 
 
-def asset(name: str) -> str:
-    """A CSS or JS file from the templates folder, as text (inlined, not run through jinja)."""
-    env = environment()
+def asset(name: str, env: Environment | None = None) -> str:
+    """A CSS or JS file from the templates folder of ``env`` (default: the report's), as text (inlined, not
+    run through jinja)."""
+    env = env or environment()
     text, _, _ = env.loader.get_source(env, name)
     if "</script" in text.lower() or "</style" in text.lower():
         raise ReportError(f"template asset {name} must not contain a closing script or style tag")

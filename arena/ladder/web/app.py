@@ -12,8 +12,6 @@ import asyncio
 import logging
 import shutil
 import time
-from pathlib import Path
-from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -58,16 +56,9 @@ def pages() -> Environment:
     """The ladder's templates, every one autoescaped whatever its name ends in."""
     env = Environment(loader=PackageLoader("arena.ladder", "templates"), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals["css"] = Markup(asset("report/report.css") + "\n" + _own("ladder.css"))
-    env.globals["script"] = lambda name: Markup(_own(name))
+    env.globals["css"] = Markup(asset("report/report.css") + "\n" + asset("ladder.css", env))
+    env.globals["script"] = lambda name: Markup(asset(name, env))
     return env
-
-
-def _own(name: str) -> str:
-    text = (Path(__file__).resolve().parent.parent / "templates" / name).read_text()
-    if "</script" in text.lower() or "</style" in text.lower():
-        raise ArenaError(f"template asset {name} must not contain a closing script or style tag")
-    return text
 
 
 def echo(text: str) -> str:
@@ -80,6 +71,7 @@ class Site:
 
     def __init__(self, ladder: Ladder, title: str, max_upload: int) -> None:
         self.ladder, self.folder, self.title, self.max_upload = ladder, ladder.folder, title, max_upload
+        self.hide = Redactor.of(self.folder)
         self.env = pages()
         self.busy = asyncio.Semaphore(PARALLEL_SUBMISSIONS)
 
@@ -93,7 +85,7 @@ class Site:
     # ------------------------------------------------------------ reading
     async def index(self, request: Request) -> Response:
         table = await run_in_threadpool(table_rows, self.folder)
-        return self.page(request, "ladder.html.j2", table=table, max_mb=self.max_upload >> 20)
+        return self.page(request, "ladder.html.j2", table=table)
 
     async def api_table(self, request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(table_rows, self.folder))
@@ -103,7 +95,7 @@ class Site:
         data = None if len(name) > MAX_NAME else await run_in_threadpool(bot_page_data, self.folder, name)
         if data is None:
             return self.error(request, 404, f"There is no entry {echo(name)!r} on this ladder.")
-        return self.page(request, "ladder_bot.html.j2", quote=quote, **data)
+        return self.page(request, "ladder_bot.html.j2", **data)
 
     async def games(self, request: Request) -> Response:
         player = request.query_params.get("player") or None
@@ -127,13 +119,12 @@ class Site:
     async def report(self, request: Request) -> Response:
         from arena.results.report import report_html  # matplotlib: only when the report is asked for
         request.state.style_attributes = True  # its cells are coloured with style attributes
-        hide = Redactor.of(self.folder)
         try:
             html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce,
-                                           folder_hint=HIDDEN, redact=hide)
+                                           folder_hint=HIDDEN, redact=self.hide)
         except ReportError:
             return self.error(request, 404, "No games are stored yet: the report has nothing to show.")
-        return HTMLResponse(hide(html))
+        return HTMLResponse(self.hide(html))
 
     async def submit_form(self, request: Request) -> Response:
         return self.page(request, "ladder_submit.html.j2", max_mb=self.max_upload >> 20, max_bytes=self.max_upload)
@@ -169,13 +160,13 @@ class Site:
             wheel = upload.name_wheel(await upload.receive(request, spool, self.max_upload))
             entry = await run_in_threadpool(submit, self.ladder, wheel, by=who)
             outcome = f"{entry.name}: {entry.status}"
-            return _line(f"{entry.name}: {entry.status} ({Redactor.of(self.folder)(entry.reason)})",
+            return _line(f"{entry.name}: {entry.status} ({self.hide(entry.reason)})",
                          200 if entry.status == "active" else 422)
         except UploadTooLarge as exc:
             return _line(str(exc), 413, close=True)
         except ArenaError as exc:
             outcome = f"refused: {exc}"[:200]
-            return _line(Redactor.of(self.folder)(str(exc)), 400, close=True)
+            return _line(self.hide(str(exc)), 400, close=True)
         finally:
             upload.remove(spool)
             await run_in_threadpool(self._end, row, outcome)
@@ -200,8 +191,9 @@ class Site:
             entry = await run_in_threadpool(retire, self.ladder, name, f"retired by its submitter {who.name}",
                                             f"submitter {who.name}", who)
         except ArenaError as exc:
-            shown = str(exc) if name in self._names() else f"no entry {echo(name)!r} on this ladder"
-            return _line(f"refused: {shown}", 403 if name in self._names() else 404, close=True)
+            if name not in await run_in_threadpool(self._names):
+                return _line(f"refused: no entry {echo(name)!r} on this ladder", 404, close=True)
+            return _line(f"refused: {exc}", 403, close=True)
         return _line(f"{entry.name}: {entry.status}", 200)
 
     def _names(self) -> set[str]:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from starlette.requests import Request
 
+from arena.ladder.archive import check_wheel
 from arena.ladder.errors import SubmissionError, UploadTooLarge
 
 UPLOADS = "uploads"
@@ -75,7 +76,11 @@ async def receive(request: Request, spool: Path, cap: int) -> Path:
 
 def name_wheel(path: Path) -> Path:
     """Rename the received wheel after its ``NAME-VERSION.dist-info`` folder (as installers expect); the new
-    path. A SubmissionError if it is not a zip with one such folder."""
+    path. A SubmissionError if it is not a zip with one such folder, or if its end record already breaks the
+    archive limits (checked before zipfile reads the central directory into memory)."""
+    if not zipfile.is_zipfile(path):  # reads the end record only
+        raise SubmissionError("refused: the upload is not a wheel (not a zip archive)")
+    check_wheel(path)
     try:
         with zipfile.ZipFile(path) as z:
             found = {m.group(1, 2) for n in z.namelist() if (m := _DIST_INFO.match(n))}
