@@ -38,7 +38,7 @@ def pack_logs(store: Store, games: Iterable[int], folder_hint: str,
     for game in games:
         logs = store.logs(game)
         if logs:
-            data[str(game)] = {str(seat): _cut(redact(text) if redact else text, folder_hint, game, seat)
+            data[str(game)] = {str(seat): cut_log(redact(text) if redact else text, folder_hint, game, seat)
                                for seat, (_, text) in logs.items()}
     if not data:
         return ""
@@ -51,7 +51,9 @@ def unpack_logs(text: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode(text)))
 
 
-def _cut(text: str, folder_hint: str, game: int, seat: int) -> str:
+def cut_log(text: str, folder_hint: str, game: int, seat: int) -> str:
+    """One seat's log of one game as a page shows it: its first :data:`REPORT_LOG_CAP` characters, and a
+    note of what `arena logs` prints whole."""
     if len(text) <= REPORT_LOG_CAP:
         return text
     return (text[:REPORT_LOG_CAP] + f"\n[report: {len(text) - REPORT_LOG_CAP} more characters; "

@@ -5,9 +5,8 @@ the size cap hold."""
 from __future__ import annotations
 
 import os
-import signal
-from contextlib import contextmanager, suppress
-import socket
+import re
+from contextlib import contextmanager
 import subprocess
 import sys
 
@@ -16,6 +15,7 @@ import pytest
 from arena.cli.app import main
 from support.browser import CHROMIUM_ARGS, executable
 from support.ladder import make_ladder
+from support.served import free_port, stop
 
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
 from starlette.testclient import TestClient  # noqa: E402
@@ -31,12 +31,6 @@ from arena.ladder.web import make_app  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _start(*args) -> subprocess.Popen:
@@ -55,19 +49,6 @@ def _token(folder, name: str = "alice") -> str:
 def _serving(server: subprocess.Popen) -> None:
     line = server.stderr.readline()
     assert "serving " in line, line
-
-
-def _stop(*procs) -> None:
-    for p in procs:
-        if p.poll() is not None:
-            continue
-        try:
-            os.killpg(p.pid, signal.SIGINT)
-            p.wait(20)
-        except (subprocess.TimeoutExpired, ProcessLookupError):
-            with suppress(ProcessLookupError):
-                os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
 
 
 class _Runs:
@@ -96,7 +77,7 @@ def _ladder_in_chromium(tmp_path, playwright):
     path = executable()
     folder = tmp_path / "L"
     assert main(["ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high"]) == 0
-    port = _port()
+    port = free_port()
     token = _token(folder)
     server = _start("serve", str(folder), "--port", str(port))
     runs = _Runs(folder)
@@ -108,7 +89,7 @@ def _ladder_in_chromium(tmp_path, playwright):
         finally:
             browser.close()
     finally:
-        _stop(*runs.started, server)
+        stop(*runs.started, server)
 
 
 def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property, playwright):
@@ -171,17 +152,24 @@ def test_uploads_are_refused_without_a_token_or_over_the_cap(tmp_path, registry,
 
 
 def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
+    """Its faults and its own logs, each game once, even where another seat of that game printed too."""
     ladder = make_ladder(tmp_path / "L", registry, suspend_faults=3)
-    install_submission(wheels["crashy"], ladder.folder / "plugins" / "crashy-v1")
     with Store(ladder.folder) as store:
-        open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
-                                         "active", "test", None, 0.0))
+        for name in ("crashy-v1", "crashy-v2"):  # two bots that print at one table
+            install_submission(wheels["crashy"], ladder.folder / "plugins" / name)
+            open_book(store).add_entry(Entry(name, "crashy", "crashy", "0.1.0", "x-" + name, f"plugins/{name}", None,
+                                             "active", "test", None, 0.0))
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)
+    with Store(ladder.folder) as store:
+        logged = [game for game, _ in store.logged_seats()]
+    assert len(logged) > len(set(logged)), "some game must hold the logs of both"
     page = TestClient(make_app(Ladder.open(ladder.folder, registry))).get("/bot/crashy-v1")
     assert page.status_code == 200
     assert "suspended" in page.text and "crash" in page.text
     logs = page.text.split('<div id="logs">', 1)[1]
     assert "broken on purpose" in logs
+    shown = re.findall(r"<summary>game (\d+) ", logs)
+    assert shown and len(shown) == len(set(shown))
 
 
 def test_recent_games_update_and_open_in_the_report_viewer(tmp_path, record_property, playwright):

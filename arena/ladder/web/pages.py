@@ -18,6 +18,7 @@ from arena.ladder.book import open_book
 from arena.results.errors import StoreError
 from arena.results.head_to_head import head_to_head
 from arena.results.ratings import history, rate
+from arena.results.report_logs import cut_log
 from arena.results.report_viewer import viewer_html
 from arena.results.standings import COLUMNS, _cell, outcomes, rating_params
 from arena.results.store import Store
@@ -26,8 +27,6 @@ MAX_LOGS = 10
 """The bot's most recent game logs its page shows (`arena logs DIR GAME` prints any)."""
 MAX_FAULTS = 20
 """The bot's most recent faults its page lists."""
-MAX_LOG_CHARS = 16 << 10
-"""Characters of one game's log a bot's page shows (the first ones)."""
 RECENT = 20
 """The recent games the leaderboard, a bot's page and ``/games`` show."""
 NEWEST_ROUNDS = 200
@@ -140,8 +139,7 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
         params = rating_params(store.meta("spec"))
         faults = [(i, kind, hide(detail or "")) for i, kind, detail in store.db.execute(
             "SELECT idx, kind, detail FROM faults WHERE player = ? ORDER BY idx DESC LIMIT ?", (name, MAX_FAULTS))]
-        logged = sorted((i for i, s in store.logged_seats()), reverse=True)
-        logs = [(i, _cut(hide(text))) for i in logged for p, text in store.logs(i).values() if p == name][:MAX_LOGS]
+        logs = _logs(store, name, hide)
         recent = recent_games(store, name)
     chain, seen = [], entry
     while seen is not None:
@@ -155,7 +153,13 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
             "svg": history_svg(points), "pairs": pairs, "faults": faults, "logs": logs, "recent": recent}
 
 
-def _cut(text: str) -> str:
-    if len(text) <= MAX_LOG_CHARS:
-        return text
-    return text[:MAX_LOG_CHARS] + f"\n[{len(text) - MAX_LOG_CHARS} more characters: `arena logs DIR GAME` prints all]"
+def _logs(store: Store, name: str, hide: Redactor) -> list[tuple[int, str]]:
+    """``name``'s logs in its last :data:`MAX_LOGS` games that have one, newest first, each cut as the report
+    cuts it (each game read once, and no more games than that)."""
+    logs: list[tuple[int, str]] = []
+    for game in sorted({game for game, _ in store.logged_seats()}, reverse=True):
+        logs += [(game, cut_log(hide(text), HIDDEN, game, seat))
+                 for seat, (player, text) in store.logs(game).items() if player == name]
+        if len(logs) >= MAX_LOGS:
+            break
+    return logs[:MAX_LOGS]
