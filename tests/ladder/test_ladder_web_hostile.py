@@ -23,7 +23,6 @@ import json
 import os
 import re
 import select
-import signal
 import socket
 import subprocess
 import sys
@@ -37,6 +36,7 @@ import pytest
 from arena.cli.app import main
 from support.ladder import bot_folder, build_wheel
 from support.processes import PATIENCE, wait_for
+from support.served import answers, free_port, stop
 
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
 pytest.importorskip("uvicorn", reason="arena ladder serve needs the [serve] extra")
@@ -89,32 +89,6 @@ def _add(served_or_folder, name: str, *limits: str) -> str:
     return token
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=2):
-            return True
-    except OSError:
-        return False
-
-
-def _stop(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGINT)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """The ladder DIR (`arena ladder create DIR --table-sizes 3 --house random,low,high`), alice and bob
@@ -125,22 +99,22 @@ def served(tmp_path_factory):
     _arena("ladder", "create", str(folder), "--table-sizes", "3", "--house", "random,low,high")
     tokens = {who: _add(folder, who, "--per-hour", "30") for who in ("alice", "bob")}
     env = {**os.environ, **ENV_EXTRA}
-    for attempt in range(3):  # a port taken between _port() and the server's bind: another one
-        port = _port()
+    for attempt in range(3):  # a port taken between free_port() and the server's bind: another one
+        port = free_port()
         log = open(base / f"server-{attempt}.log", "w")
         server = subprocess.Popen([sys.executable, "-c", SERVE, "ladder", "serve", str(folder), "--port", str(port)],
                                   env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                   start_new_session=True)
         log.close()
-        if wait_for(lambda: server.poll() is not None or _answers(port), 60) and server.poll() is None:
+        if wait_for(lambda: server.poll() is not None or answers(port), 60) and server.poll() is None:
             break
-        _stop(server)
+        stop(server)
     else:
         pytest.fail(f"arena ladder serve did not start: {(base / 'server-2.log').read_text()[-2000:]}")
     try:
         yield Served(folder, port, server.pid, tokens)
     finally:
-        _stop(server)
+        stop(server)
 
 
 @pytest.fixture(scope="module")

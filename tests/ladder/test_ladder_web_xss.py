@@ -18,12 +18,8 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-from contextlib import suppress
 from urllib.parse import quote
 
 import pytest
@@ -39,6 +35,8 @@ from arena.tournament.executors import SerialExecutor
 from support.browser import CHROMIUM_ARGS, executable
 from support.hostile import BREAKOUT, PAYLOAD, hostile_folder
 from support.ladder import build_wheel, make_ladder
+from support.processes import wait_for
+from support.served import answers, free_port, stop
 
 pytest.importorskip("uvicorn", reason="arena ladder serve needs the [serve] extra")
 pytestmark = pytest.mark.long
@@ -54,12 +52,6 @@ window.alert = window.confirm = window.prompt = (x) => window.__violations.push(
 INJECTED = """() => Array.from(document.querySelectorAll(
   'img[src="x"], [onerror], [onload], svg[onload], script:not([nonce]):not([type^="application/"])')).length"""
 """Elements the payloads would make if they were read as markup (and scripts the page did not bring)."""
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -82,27 +74,17 @@ def served(tmp_path_factory):
         games = [i for (i,) in store.db.execute("SELECT DISTINCT idx FROM seats WHERE player = 'xss-bot-v1'")]
         faults = store.db.execute("SELECT COUNT(*) FROM faults WHERE player = 'xss-bot-v1'").fetchone()[0]
     assert games and faults, "the hostile bot must have played, and crashed with its payload"
-    port = _port()
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "arena.cli.app", "ladder", "serve", str(ladder.folder),
                                "--port", str(port)], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, start_new_session=True)
     try:
         assert "serving " in server.stderr.readline()
-        _wait(port)
+        assert wait_for(lambda: answers(port), 30), f"the server on port {port} did not start"
         yield {"url": f"http://127.0.0.1:{port}", "game": games[0], "folder": ladder.folder}
     finally:
-        with suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGINT)
-        server.wait(20)
+        stop(server)
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _wait(port: int) -> None:
-    for _ in range(300):
-        with suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the server on port {port} did not start")
 
 
 @pytest.fixture(scope="module")
