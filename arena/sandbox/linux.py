@@ -98,13 +98,18 @@ def set_no_new_privs() -> None:
         raise OSError(errno.EINVAL, "PR_SET_NO_NEW_PRIVS did not stick")
 
 
-def unshare_user_net() -> None:
-    """Move into new user, network and SysV IPC namespaces (single-threaded only)."""
-    flags = CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC
+def unshare(flags: int) -> None:
+    """Move into the new namespaces ``flags`` names (CLONE_NEW*; single-threaded only); OSError (a
+    PermissionError when not allowed) with the kernel's errno."""
     if hasattr(os, "unshare"):  # Python 3.12+
         os.unshare(flags)
     else:
         _check(libc().unshare(ctypes.c_int(flags)))
+
+
+def unshare_user_net() -> None:
+    """Move into new user, network and SysV IPC namespaces (single-threaded only)."""
+    unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC)
 
 
 def last_cap() -> int:

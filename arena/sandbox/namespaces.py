@@ -22,7 +22,7 @@ import ctypes
 import os
 from collections.abc import Iterable
 
-from arena.sandbox.linux import libc, syscall
+from arena.sandbox.linux import libc, syscall, unshare
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
@@ -184,18 +184,13 @@ def private_tmpfs(folder: str, options: str) -> None:
     """
     uid, gid = os.geteuid(), os.getegid()
     try:
-        _unshare(CLONE_NEWNS)
+        unshare(CLONE_NEWNS)
     except PermissionError:  # not privileged: a user namespace gives the capability
-        _unshare(CLONE_NEWUSER | CLONE_NEWNS)
+        unshare(CLONE_NEWUSER | CLONE_NEWNS)
         write_id_maps("self", f"{uid} {uid} 1", f"{gid} {gid} 1")
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     mount("tmpfs", folder, "tmpfs", MS_NOSUID | MS_NODEV, options)
 
-
-def _unshare(flags: int) -> None:
-    if libc().unshare(ctypes.c_int(flags)) == -1:
-        err = ctypes.get_errno()
-        raise OSError(err, f"unshare: {os.strerror(err)}")
 
 
 def _outermost(paths: Iterable[str]) -> list[str]:
