@@ -32,7 +32,11 @@ DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask
 numpy)."""
 PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe", "arena.sandbox.zygote"}
 SIZE = 410
-"""Lines a module may have ("under about 400")."""
+"""Lines a module may have ("under about 400"), unless ``OVERSIZE`` names it."""
+OVERSIZE: dict[str, str] = {
+}
+"""Modules longer than ``SIZE``, path -> why what it holds reads best as one module: size is judged by cohesion,
+the cap is the rule for the rest. Each one named must still be longer than ``SIZE``, so the list stays true."""
 
 
 def _modules():
@@ -127,9 +131,18 @@ def test_no_project_imports_inside_functions():
     assert hidden == []
 
 
+def _lines() -> dict[str, int]:
+    """Every module's length in lines, by its path from the checkout's root."""
+    return {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p, _ in _modules()}
+
+
 def test_modules_stay_small():
-    long = [f"{_name(p)}: {n} lines" for p, _ in _modules() if (n := len(p.read_text().splitlines())) > SIZE]
-    assert long == []
+    """None is longer than ``SIZE`` but those ``OVERSIZE`` names, and each of those is, with its reason."""
+    lines = _lines()
+    long = [f"{path}: {n} lines" for path, n in lines.items() if n > SIZE and path not in OVERSIZE]
+    stale = [f"{path}: {lines[path]} lines, not over {SIZE}" if path in lines else f"{path}: no such module"
+             for path in OVERSIZE if lines.get(path, 0) <= SIZE]
+    assert long == [] and stale == [] and all(OVERSIZE.values())
 
 
 def test_the_facade_reaches_the_bots_layer_at_most():
