@@ -60,6 +60,10 @@ NOT_RUN = {
         "serves until stopped (tests/ladder/test_ladder_web_hostile.py runs it and attacks it)",
     "arena ladder serve ladders/club --port 8765 --proxy 127.0.0.1":
         "serves until stopped, behind a reverse proxy the test does not have",
+    'arena play --rules getaway --seats "program:bots/my-bot,random,low,heuristic" --seed 1':
+        "docs/protocol.md's own bot folder (tests/sandbox/test_program_bots.py seats program bots)",
+    'arena check-bot "program:bots/my-bot"':
+        "docs/protocol.md's own bot folder (tests/plugins/test_checkbot_program.py checks program bots)",
 }
 SAMPLER = "sampler(worlds=2,cap_ms=50)"
 """The sampler as the docs' commands run it: 2 worlds a decision, not 120, and its exact solver given
