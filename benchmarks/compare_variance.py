@@ -5,7 +5,7 @@ schedule, or read from a results folder of ``arena compare``) it prints the
 standard error of the difference A - B, in points, three ways, each from
 ``D`` deals and ``2 n D`` games in all:
 
-- **paired**: the units of :mod:`arena.results.paired` (one per deal, both
+- **paired**: the units of :mod:`arena.results.stats.paired` (one per deal, both
   players in every rotation of it): ``sd(x) / sqrt(D)``.
 - **two independent tournaments**: each player plays every rotation of its own
   ``D`` deals (duplicate deals, but not the other player's): the per-deal means
@@ -34,8 +34,8 @@ from dataclasses import replace
 
 from arena.game.seeds import Secret
 from arena.plugins.registry import load
-from arena.results.paired import POINTS, CompareTest, game_score, tally, unit_of
-from arena.results.store import Store
+from arena.results.stats.paired import POINTS, CompareTest, game_score, tally, unit_of
+from arena.results.store.database import Store
 from arena.tournament.compare import compare_spec, field_for
 from arena.tournament.event import describe_players, player_names
 from arena.tournament.worker import Worker, batch_payload

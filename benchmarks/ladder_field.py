@@ -25,7 +25,7 @@ import sys
 import time
 
 from arena import Game, Rules
-from arena.results.intervals import wilson
+from arena.results.stats.intervals import wilson
 from players.heuristic import HeuristicBot
 from players.sampler import SamplerBot
 from players.simple import HighBot, LowBot, RandomBot

@@ -23,7 +23,7 @@ import statistics
 import sys
 
 from arena.ladder.matchmaking import choose, rate_game, recent_games, table_size
-from arena.results.ratings import RatingParams
+from arena.results.stats.ratings import RatingParams
 from arena.tournament.schedule import seating
 
 FIELD, WARM, AFTER, SIZES = 12, 120, 200, (3, 4)

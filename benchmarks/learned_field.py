@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 
-from arena.results.intervals import wilson
+from arena.results.stats.intervals import wilson
 from players.heuristic import HeuristicBot
 from players.learned import LearnedBot
 from players.learned import field

@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.results.report import report
-from arena.results.store import Store
+from arena.results.report.html import report
+from arena.results.store.database import Store
 
 
 def measure(folder: Path, games: int, out: Path) -> tuple[int, float]:

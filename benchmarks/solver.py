@@ -84,7 +84,7 @@ def versus_heuristics(deals: int, first: int = 0, seed: int = 6, preset: str = "
     deal is the same game and a heuristic player in the sampler's seat loses
     exactly one game in four. The sampler's Bhabhi rate is compared with that 25%.
     """
-    from arena.results.intervals import wilson
+    from arena.results.stats.intervals import wilson
     rules = Rules.preset(preset)
     lost = games = 0
     wall = time.perf_counter()

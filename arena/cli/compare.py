@@ -12,15 +12,15 @@ from typing import Optional
 
 import typer
 
+from arena.bots.safetext import printable
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import parse_overrides, secret_from as read_secret_from, seed_value
-from arena.bots.safetext import printable
 from arena.cli.output import err, out, sandbox_warning, wrapped
 from arena.cli.progress import clock
 from arena.cli.session import session
 from arena.plugins.names import split_names
-from arena.results.paired import CompareTest, figures_lines
+from arena.results.stats.paired import CompareTest, figures_lines
 from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
 from arena.tournament.executors import make_executor
 

@@ -14,8 +14,8 @@ import typer
 
 from arena.cli.errors import UserError
 from arena.cli.output import err
-from arena.results.export import deal_lines, game_lines
-from arena.results.store import Store
+from arena.results.store.database import Store
+from arena.results.store.export import deal_lines, game_lines
 
 app = typer.Typer()
 

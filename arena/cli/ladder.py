@@ -12,18 +12,18 @@ import typer
 
 from arena.bots.safetext import printable
 from arena.cli.errors import EXIT_INTERRUPTED
+from arena.cli.ladder_submitters import app as submitter_app
 from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out, sandbox_warning
 from arena.cli.session import session
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
-from arena.cli.ladder_submitters import app as submitter_app
 from arena.ladder import submitters
 from arena.ladder.book import open_book
 from arena.ladder.errors import LadderError
 from arena.ladder.ladder import SUSPEND_FAULTS, Ladder
 from arena.ladder.submit import reinstate, retire, submit
-from arena.results.standings import check_format, ratings_text
-from arena.results.store import Store
+from arena.results.stats.standings import check_format, ratings_text
+from arena.results.store.database import Store
 from arena.tournament.executors import make_executor
 from arena.tournament.spec import spec_from_dict
 

@@ -16,7 +16,7 @@ from arena.cli.output import out
 from arena.ladder import submitters
 from arena.ladder.book import open_book
 from arena.ladder.submitters import MAX_ACTIVE, PER_HOUR, Submitter
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 app = typer.Typer(help="Who may submit bots to the ladder's web face, each with a token of their own.",
                   no_args_is_help=True)

@@ -14,7 +14,7 @@ import typer
 
 from arena.cli.errors import UserError
 from arena.cli.output import out
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 app = typer.Typer()
 

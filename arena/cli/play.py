@@ -20,8 +20,8 @@ from arena.game.match import MatchRules
 from arena.game.match_display import describe_match, hand_lines, result_lines
 from arena.game.match_record import is_match_record, replay_match
 from arena.plugins.runner import play_match_one, play_one
-from arena.results.match_store import stored_match
-from arena.results.store import Store
+from arena.results.store.database import Store
+from arena.results.store.matches import stored_match
 from arena.sandbox.limits_spec import LimitsSpec
 
 app = typer.Typer()

@@ -10,10 +10,10 @@ import typer
 from arena.cli.errors import UserError
 from arena.cli.output import out
 from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
-from arena.results.match_outcomes import match_outcomes
-from arena.results.report_pack import MAX_GAMES
-from arena.results.standings import head_to_head_text, ratings_text
-from arena.results.store import Store
+from arena.results.report.pack import MAX_GAMES
+from arena.results.stats.match_outcomes import match_outcomes
+from arena.results.stats.standings import head_to_head_text, ratings_text
+from arena.results.store.database import Store
 
 app = typer.Typer()
 
@@ -51,7 +51,7 @@ def report_cmd(
                               help="Games in the game browser, chosen evenly over rules and table sizes (0: none)."),
 ) -> None:
     """Write one self-contained HTML report: ratings, plots, head to head, faults and a game browser."""
-    from arena.results.report import report  # jinja2 and matplotlib: only when a report is written
+    from arena.results.report.html import report  # jinja2 and matplotlib: only when a report is written
     path = report(folder, output, max_games=games)
     out(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB); open it in any browser, no network needed")
 
@@ -64,5 +64,5 @@ def plot_cmd(
     dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
 ) -> None:
     """Plot each player's rating (mu, with a band of +- sigma) against games played."""
-    from arena.results.plot import plot  # matplotlib: only when a plot is drawn
+    from arena.results.report.plot import plot  # matplotlib: only when a plot is drawn
     out(f"wrote {plot(folder, output if output is not None else folder / 'ratings.png', dpi)}")

@@ -16,7 +16,7 @@ from typing import Any
 from tabulate import tabulate_formats
 
 from arena.cli.errors import UserError
-from arena.results.standings import COMPACT, Grid, tabulated
+from arena.results.stats.standings import COMPACT, Grid, tabulated
 
 AUTO = "auto"
 FORMAT_HELP = "auto (fits the terminal), csv, json or a tabulate format (simple, github, grid, ...)."

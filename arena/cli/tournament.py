@@ -8,16 +8,16 @@ from typing import Optional
 import typer
 
 import tournaments as ready
+from arena.bots.safetext import printable
 from arena.cli.errors import EXIT_INTERRUPTED, UserError
 from arena.cli.live import INTERVAL_HELP, Interval, Pacer, game_line
 from arena.cli.options import limits_overrides, secret_from as read_secret_from, seed_value, spec_overrides
-from arena.bots.safetext import printable
 from arena.cli.output import out, sandbox_warning, wrapped
 from arena.cli.progress import LiveProgress
-from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.cli.session import session
-from arena.results.standings import check_format, ratings_text
-from arena.results.store import Store
+from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.results.stats.standings import check_format, ratings_text
+from arena.results.store.database import Store
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import make_executor
 from arena.tournament.formats import FORMATS

@@ -1,7 +1,7 @@
 """A ladder's own tables, in its results database: the entries and the rounds planned.
 
 The games themselves go to the tournament store's tables
-(:class:`arena.results.store.Store`), so `arena ratings`, `arena report` and
+(:class:`arena.results.store.database.Store`), so `arena ratings`, `arena report` and
 every other results command read a ladder's folder as they read a
 tournament's. Next to them the ladder keeps:
 
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.ladder.errors import LadderError
-from arena.results.store import Store
-from arena.results.store_check import storage_error
-from arena.results.store_transaction import Transaction
+from arena.results.store.check import storage_error
+from arena.results.store.database import Store
+from arena.results.store.transaction import Transaction
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ladder_entries (

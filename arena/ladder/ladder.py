@@ -34,9 +34,9 @@ from arena.ladder.errors import LadderError
 from arena.ladder.matchmaking import WINDOW, choose, rate_game, recent_games, table_size
 from arena.plugins.folders import add_folder_players
 from arena.results.errors import StoreError
-from arena.results.ratings import RatingParams
-from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.stats.ratings import RatingParams
+from arena.results.stats.standings import outcomes, rating_params
+from arena.results.store.database import Store
 from arena.tournament.event import describe_players
 from arena.tournament.schedule import GameSpec, seating
 from arena.tournament.spec import TournamentSpec, spec_from_dict

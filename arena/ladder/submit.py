@@ -38,7 +38,7 @@ from arena.ladder.names import entry_base
 from arena.ladder.submitters import Submitter
 from arena.plugins.checkbot import check_bot
 from arena.plugins.folders import add_folder_players, folder_candidate
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.event import describe_players
 
 CHECK_GAMES = 1

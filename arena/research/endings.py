@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.bots.player_spec import check_in_process
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.game.seeds import numbered_seed
-from arena.bots.player_spec import check_in_process
 from arena.plugins.registry import Registry
-from arena.results.intervals import wilson
-from arena.results.store import Store
+from arena.results.stats.intervals import wilson
+from arena.results.store.database import Store
 
 
 def shootout_share(registry: Registry, players: list[str], games: int, seed: int = 2, preset: str = "champions",

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from arena.game.cards import PACK_SUIT_MASK
 from arena.game.rules import Rules
 from arena.game.solver import Solver, mask_text
-from arena.results.intervals import wilson
+from arena.results.stats.intervals import wilson
 
 ESCAPES = ("pass", "draw", "draw_next_hand", "pass_if_3plus")
 

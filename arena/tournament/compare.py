@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Callable
 
 from arena.game.rules import PRESETS, Presets
-from arena.results.paired import META_KEY, CompareTest, Figures, PairedTally, tally
 from arena.results.errors import StoreError
-from arena.results.store import Store
+from arena.results.stats.paired import META_KEY, CompareTest, Figures, PairedTally, tally
+from arena.results.store.database import Store
 from arena.tournament.errors import TournamentError
 from arena.tournament.event import Progress, Tournament
 from arena.tournament.schedule import GameSpec

@@ -29,19 +29,19 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 from typing import Callable, Iterable
 
+from arena.bots.player_spec import check_in_process
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, is_open, read_secret, write_secret
-from arena.bots.player_spec import check_in_process
 from arena.results.errors import StoreError
-from arena.results.store import Store, change_note, rules_label
+from arena.results.store.database import Store, change_note, rules_label
 from arena.tournament.book import booked, with_book
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.match_run import stored_among, stored_count
 from arena.tournament.match_spec import match_rules
 from arena.tournament.pending import batched, unstored
 from arena.tournament.progress import Progress, RunState, Ticker
-from arena.tournament.sealing import event_secret, sealed_line, third_party
 from arena.tournament.schedule import GameSpec
+from arena.tournament.sealing import event_secret, sealed_line, third_party
 from arena.tournament.spec import TournamentSpec, base_player, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
 

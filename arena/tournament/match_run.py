@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 from arena.bots.match_play import play_match
 from arena.game.match import MatchRules
-from arena.game.rules import Rules
 from arena.game.match_record import is_match_record
+from arena.game.rules import Rules
 from arena.game.seeds import Secret, bot_seeds, tournament_deal
-from arena.results.match_store import add_match, done_matches, match_count, matches_among
-from arena.results.store import Store
+from arena.results.store.database import Store
+from arena.results.store.matches import add_match, done_matches, match_count, matches_among
 from arena.tournament.match_spec import match_rules
 from arena.tournament.schedule import GameSpec
 

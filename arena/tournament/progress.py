@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from arena.results.errors import StoreError
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.match_run import store_unit, unit_games
 from arena.tournament.schedule import GameSpec
 

@@ -70,7 +70,8 @@ def test_every_error_is_an_arena_error():
 
 
 def test_errors_are_imported_from_an_errors_module():
-    """``from arena.results.errors import StoreError``, never ``from arena.results.store import StoreError``."""
+    """``from arena.results.errors import StoreError``, never ``from arena.results.store.database import
+    StoreError``."""
     modules = list(_sources("arena", "players"))
     errors = {name for module, names in _exception_classes(modules).items() if _is_errors_module(module)
               for name in names}

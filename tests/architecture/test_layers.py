@@ -26,8 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("game", "bots", "sandbox", "plugins", "results", "tournament", "ladder", "research", "rl", "cli")
-DEFERRED = {"arena.results.report", "arena.results.plot", "arena.tournament.dask_backend", "arena.ladder.web",
-            "players.learned.bot"}
+DEFERRED = {"arena.results.report.html", "arena.results.report.plot", "arena.tournament.dask_backend",
+            "arena.ladder.web", "players.learned.bot"}
 """Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette,
 numpy)."""
 PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe", "arena.sandbox.zygote"}

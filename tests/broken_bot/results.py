@@ -2,7 +2,7 @@
 
 The results folder is built without the tournament machinery: games are
 played in-process with :func:`arena.bots.referee.play_game` and stored with
-:class:`arena.results.store.Store`, so the folder holds what a tournament writes.
+:class:`arena.results.store.database.Store`, so the folder holds what a tournament writes.
 One player, ``cheat`` (:class:`TrumpCheatBot`), plays illegal cards in
 Donkey, so the report has faults to show.
 """
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import PlayerSpec
-from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
-from arena.results.store import Store
+from arena.plugins.registry import load
+from arena.results.store.database import Store
 
 from . import FlakyBot, GlobalRandomBot, HogBot, NoTakeBot, SlowBot, SometimesFlakyBot, TrumpCheatBot
 

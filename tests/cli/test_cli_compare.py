@@ -8,8 +8,8 @@ import pytest
 from support.cli import run
 from support.tournaments import records
 
-from arena.results.paired import CompareTest, PairedTally
-from arena.results.report import report_html
+from arena.results.report.html import report_html
+from arena.results.stats.paired import CompareTest, PairedTally
 
 pytestmark = pytest.mark.usefixtures("builtin_players_only")
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from support.chatty import arena, chatty_results
 
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from arena.cli.output import wrapped
 from arena.cli.progress import LiveProgress, clock, summary
 from arena.cli.tables import fitted
 from arena.plugins.registry import DISABLE_ENV
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.tournament.event import Progress
 from arena.tournament.spec import BOOK_KEYS, TournamentSpec

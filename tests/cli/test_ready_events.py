@@ -23,7 +23,7 @@ import pytest
 import tournaments
 from arena.cli.app import main
 from arena.plugins.registry import DISABLE_ENV
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["--deals", "1", "--table-sizes", "3", "--jobs", "1", "-q"]

@@ -18,15 +18,15 @@ import sys
 import pytest
 
 from arena import Bot, Game, PlayerSpec, Rules
-from arena.tournament.spec import spec_from_dict
-from arena.tournament.executors import SerialExecutor
-from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
-from arena.plugins.runner import play_one
 from arena.game.errors import SeedError
+from arena.plugins.registry import load
+from arena.plugins.runner import play_one
+from arena.tournament.executors import SerialExecutor
+from arena.tournament.spec import spec_from_dict
 from arena.game.seeds import (OPEN, SECRET_FILE, Secret, bot_seed, derive_seed, open_bot_seed, play_seeds,
                          read_secret, user_secret, user_secret_path, write_secret)
-from arena.results.store import DB_NAME, Store
+from arena.results.store.database import DB_NAME, Store
 from arena.tournament.errors import TournamentError
 from arena.tournament.event import Tournament, schedule
 from support.tournaments import StopAfter, records
@@ -231,13 +231,13 @@ def test_cli_secret_from(tmp_path, capsys):
 # ------------------------------------------------------------ nothing carries the secret
 _CHILD = """
 import json, sys
-from arena.sandbox import botproc
-from arena.tournament.spec import spec_from_dict
-from arena.tournament.executors import SerialExecutor
-from arena.plugins.registry import load
 from arena.game.rules import Rules
+from arena.plugins.registry import load
 from arena.plugins.runner import play_one
+from arena.sandbox import botproc
 from arena.tournament.event import Tournament
+from arena.tournament.executors import SerialExecutor
+from arena.tournament.spec import spec_from_dict
 
 out, folder = {"frames": [], "env": [], "argv": []}, sys.argv[1]
 encode, env, popen = botproc.wire.encode, botproc.BotProcess._env, botproc.subprocess.Popen

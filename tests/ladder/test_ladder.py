@@ -12,9 +12,9 @@ from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
-from arena.results.standings import ratings_text
 from arena.results.errors import StoreError
-from arena.results.store import Store
+from arena.results.stats.standings import ratings_text
+from arena.results.store.database import Store
 from arena.tournament.executors import SerialExecutor
 from support.ladder import bot_folder, make_ladder
 

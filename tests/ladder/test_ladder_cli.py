@@ -9,7 +9,7 @@ import sys
 
 from arena.cli.app import main
 from arena.ladder.book import open_book
-from arena.results.store import Store
+from arena.results.store.database import Store
 from support.processes import wait_for
 
 CREATE = ["--rules", "getaway", "--table-sizes", "3,4", "--house", "random,low,high,heuristic", "--seed", "5"]

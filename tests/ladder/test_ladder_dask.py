@@ -12,7 +12,7 @@ from distributed import LocalCluster  # noqa: E402
 from arena.cli.app import main  # noqa: E402
 from arena.ladder.book import open_book  # noqa: E402
 from arena.ladder.submit import submit  # noqa: E402
-from arena.results.store import Store  # noqa: E402
+from arena.results.store.database import Store  # noqa: E402
 from support.ladder import make_ladder  # noqa: E402
 
 pytestmark = pytest.mark.long

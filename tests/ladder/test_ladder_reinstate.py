@@ -7,7 +7,7 @@ from arena.cli.app import main
 from arena.ladder.book import Entry, open_book
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.executors import SerialExecutor
 from support.ladder import make_ladder
 

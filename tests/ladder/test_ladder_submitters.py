@@ -14,7 +14,7 @@ from arena.ladder.book import Entry, open_book
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
-from arena.results.store import Store
+from arena.results.store.database import Store
 from support.ladder import make_ladder
 
 

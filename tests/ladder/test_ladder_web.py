@@ -24,11 +24,11 @@ from arena.ladder import submitters  # noqa: E402
 from arena.ladder.book import Entry, open_book  # noqa: E402
 from arena.ladder.install import install_submission  # noqa: E402
 from arena.ladder.ladder import Ladder  # noqa: E402
-from arena.results.store import Store  # noqa: E402
-from arena.tournament.executors import SerialExecutor  # noqa: E402
 from arena.ladder.web import app as web_app  # noqa: E402
 from arena.ladder.web import make_app  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
+from arena.results.store.database import Store  # noqa: E402
+from arena.tournament.executors import SerialExecutor  # noqa: E402
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
 

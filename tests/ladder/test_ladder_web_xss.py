@@ -30,7 +30,7 @@ from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import submit
 from arena.plugins.registry import load
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.executors import SerialExecutor
 from support.browser import CHROMIUM_ARGS, executable
 from support.hostile import BREAKOUT, PAYLOAD, hostile_folder

@@ -14,7 +14,7 @@ import pytest
 
 from arena.cli.app import main
 from arena.ladder.book import open_book
-from arena.results.store import Store
+from arena.results.store.database import Store
 from support.processes import pool_workers, wait_for
 
 CREATE = ["--rules", "getaway", "--table-sizes", "3,4", "--house", "random,low,high,heuristic", "--seed", "5"]

@@ -8,7 +8,7 @@ import pytest
 from support.browser import launch, open_page, wait_game
 from broken_bot.results import REPORT_GAMES, REPORT_SEED, make_results
 
-from arena.results.report import report
+from arena.results.report.html import report
 
 
 @pytest.fixture(scope="session")

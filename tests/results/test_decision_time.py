@@ -12,10 +12,10 @@ from broken_bot.results import StoredGame
 from arena import PlayerSpec, Rules
 from arena.bots.referee import InProcessClient, play_game
 from arena.plugins.registry import load
-from arena.results.ratings import DECISION_MS_HELP, rate
-from arena.results.report import _RATING_COLUMNS
-from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.report.html import _RATING_COLUMNS
+from arena.results.stats.ratings import DECISION_MS_HELP, rate
+from arena.results.stats.standings import outcomes, rating_params
+from arena.results.store.database import Store
 
 NAMES = ["taker", "low", "high", "random"]
 

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.spec import spec_from_dict
-from arena.tournament.executors import SerialExecutor
 from arena.plugins.registry import load
-from arena.results.standings import ratings_text
 from arena.results.errors import StoreError
-from arena.results.store import DB_NAME, Store
+from arena.results.stats.standings import ratings_text
+from arena.results.store.database import DB_NAME, Store
 from arena.tournament.event import Tournament
+from arena.tournament.executors import SerialExecutor
+from arena.tournament.spec import spec_from_dict
 from support.tournaments import records
 from support.cli import run
 from support.processes import pool_workers
@@ -218,7 +218,7 @@ def test_new_folder_is_told_apart_from_an_emptied_file(tmp_path):
 
 def test_creation_keeps_a_database_another_process_made_first(tmp_path):
     """Two runs creating one folder at once: the database linked first is kept, never replaced."""
-    from arena.results.store import create_database
+    from arena.results.store.database import create_database
     create_database(tmp_path / "f" / DB_NAME, {"spec": {"name": "first"}})
     create_database(tmp_path / "f" / DB_NAME, {"spec": {"name": "second"}})
     with Store(tmp_path / "f") as store:
@@ -355,7 +355,7 @@ def test_cannot_open(capsys, reference, tmp_path, faults):
 
 def test_storage_errors_known_by_name_or_text(tmp_path):
     """SQLite's failures a user can cause become StoreErrors naming the file; a bug's error is left alone."""
-    from arena.results.store_check import storage_error
+    from arena.results.store.check import storage_error
     path = tmp_path / "r" / DB_NAME
     cases = {"database or disk is full": "the disk is full", "attempt to write a readonly database": "read-only",
              "unable to open database file": "cannot open", "database disk image is malformed": "is damaged",

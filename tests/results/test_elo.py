@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.results.elo import elo, elo_difference, pairwise_halves, pairwise_score
+from arena.results.stats.elo import elo, elo_difference, pairwise_halves, pairwise_score
 
 
 def test_pairwise_score_counts_the_seats_finished_ahead_of_and_ties_half():

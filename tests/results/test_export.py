@@ -1,4 +1,4 @@
-"""Exporting a results folder (arena/results/export.py): the JSON lines of games, and its deals as a book."""
+"""Exporting a results folder (arena/results/store/export.py): the JSON lines of games, and its deals as a book."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import tracemalloc
 from broken_bot.results import StoredGame, make_results
 
 from arena import Game
-from arena.results.export import EXPORT_VERSION, deal_lines, game_lines
-from arena.results.store import Store
-from arena.results.store_transaction import Transaction
+from arena.results.store.database import Store
+from arena.results.store.export import EXPORT_VERSION, deal_lines, game_lines
+from arena.results.store.transaction import Transaction
 
 
 def test_a_header_then_every_record_with_its_number_event_and_players(tmp_path):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from arena.results.elo import EloDifference
-from arena.results.paired import CompareTest, Figures, figures_lines, measured_text, verdict_text
+from arena.results.stats.elo import EloDifference
+from arena.results.stats.paired import CompareTest, Figures, figures_lines, measured_text, verdict_text
 
 TEST = CompareTest("my-bot", "low", sprt=(0, 2))
 

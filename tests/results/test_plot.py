@@ -11,7 +11,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
 
 from arena.game.status import FAULT_KINDS
-from arena.results.plot import (
+from arena.results.report.plot import (
     FAULT_COLORS,
     MAX_POINTS,
     Rate,
@@ -24,9 +24,9 @@ from arena.results.plot import (
     svg_data_uri,
     svg_text,
 )
-from arena.results.ratings import HistoryPoint
 from arena.results.errors import ReportError
-from arena.results.store import Store
+from arena.results.stats.ratings import HistoryPoint
+from arena.results.store.database import Store
 
 
 @pytest.fixture(scope="module")

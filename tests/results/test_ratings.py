@@ -1,4 +1,4 @@
-"""Tests for arena.results.ratings: TrueSkill in game order and the table statistics."""
+"""Tests for arena.results.stats.ratings: TrueSkill in game order and the table statistics."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from arena.game.errors import ArenaError
 from arena.results.errors import RatingsError
-from arena.results.head_to_head import head_to_head
-from arena.results.intervals import prob_above, wilson
-from arena.results.ratings import FAULT_KINDS, Outcome, RatingParams, breakdown, history, ranks_from_order, rate
+from arena.results.stats.head_to_head import head_to_head
+from arena.results.stats.intervals import prob_above, wilson
+from arena.results.stats.ratings import FAULT_KINDS, Outcome, RatingParams, breakdown, history, ranks_from_order, rate
 
 
 def outcome(index, seats, order=None, *, draw=(), rules="getaway", faults=(), decision_ms=()):

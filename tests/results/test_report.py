@@ -16,10 +16,10 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.display import describe, moments
 from arena.plugins.registry import load
 from arena.results.errors import ReportError, StoreError
-from arena.results.report import report, report_html
-from arena.results.report_games import apply_recorded, pick_games, replay_steps, start_game
-from arena.results.report_pack import CHUNK_GAMES, JS_SAFE, pack_games, text_big_ints, unpack_chunk
-from arena.results.store import Store
+from arena.results.report.games import apply_recorded, pick_games, replay_steps, start_game
+from arena.results.report.html import report, report_html
+from arena.results.report.pack import CHUNK_GAMES, JS_SAFE, pack_games, text_big_ints, unpack_chunk
+from arena.results.store.database import Store
 
 pytestmark = pytest.mark.xdist_group("report")  # one Chromium and one report for the three files
 

@@ -14,10 +14,10 @@ from support.browser import shown as _shown, wait_game as _wait_game
 from broken_bot.results import PLAYERS
 
 from arena.game.engine import Game
-from arena.results.ratings import rate
-from arena.results.report_games import apply_recorded, start_game
-from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.report.games import apply_recorded, start_game
+from arena.results.stats.ratings import rate
+from arena.results.stats.standings import outcomes, rating_params
+from arena.results.store.database import Store
 
 pytestmark = pytest.mark.xdist_group("report")  # one Chromium and one report for the three files
 

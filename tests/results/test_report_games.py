@@ -9,8 +9,8 @@ import pytest
 from support.browser import listed as _listed, open_page as _open, shown as _shown, wait_game as _wait_game
 from broken_bot.results import REPORT_GAMES as GAMES, REPORT_SEED as BIG_SEED
 
-from arena.results.report_games import start_game
-from arena.results.store import Store
+from arena.results.report.games import start_game
+from arena.results.store.database import Store
 
 pytestmark = pytest.mark.xdist_group("report")  # one Chromium and one report for the three files
 

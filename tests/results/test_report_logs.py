@@ -13,9 +13,9 @@ import pytest
 from support.browser import open_page, wait_game
 from support.chatty import chatty_results
 
-from arena.results.report import report
-from arena.results.report_logs import REPORT_LOG_CAP, unpack_logs
-from arena.results.store import Store
+from arena.results.report.html import report
+from arena.results.report.logs import REPORT_LOG_CAP, unpack_logs
+from arena.results.store.database import Store
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,8 @@ import random
 import pytest
 
 from arena.results.errors import StatsError
-from arena.results.sequential import REGULARISE, Sprt, Summary, llr, mean_interval, run_sprt, sign_test, superiority
+from arena.results.stats.sequential import (REGULARISE, Sprt, Summary, llr, mean_interval, run_sprt, sign_test,
+                                            superiority)
 
 RUNS = 1000
 CAP = 3000

@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from arena.tournament.spec import spec_from_dict
 from arena.plugins.registry import load
-from arena.results.standings import (
+from arena.tournament.spec import spec_from_dict
+from arena.results.stats.standings import (
     GROUPINGS,
     TableFormatError,
     head_to_head_text,
@@ -19,7 +19,7 @@ from arena.results.standings import (
     rating_params,
     ratings_text,
 )
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.event import Tournament
 from arena.tournament.worker import batch_payload, run_batch
 
@@ -176,7 +176,7 @@ def test_the_collector_is_paused_while_rating_and_left_as_it_was(store, monkeypa
     """ratings_text reads and rates with the cyclic collector off, and leaves it as it found it."""
     import gc
 
-    import arena.results.standings as standings
+    import arena.results.stats.standings as standings
     seen = []
     real = standings.outcomes
     monkeypatch.setattr(standings, "outcomes", lambda s: seen.append(gc.isenabled()) or real(s))

@@ -14,11 +14,11 @@ import pytest
 
 from arena import Game
 from arena.game.status import FAULT_KINDS
-from arena.tournament.spec import spec_from_dict
 from arena.plugins.registry import load
 from arena.results.errors import StoreError
-from arena.results.store import DB_NAME, Store, rules_label
+from arena.results.store.database import DB_NAME, Store, rules_label
 from arena.tournament.event import Tournament
+from arena.tournament.spec import spec_from_dict
 from support.processes import wait_for
 
 SPEC = {"name": "small", "players": ["heuristic", "low", "high"], "table_sizes": [3, 4], "deals": 2,
@@ -141,7 +141,7 @@ def test_missing_and_foreign_databases(tmp_path):
 WRITER = textwrap.dedent("""
     import json, sys
     from arena.tournament.schedule import GameSpec
-    from arena.results.store import Store
+    from arena.results.store.database import Store
     games = json.loads(open(sys.argv[2]).read())
     store = Store(sys.argv[1], create=True)
     for _ in range(1000):  # the same games over and over: every add after the first is ignored

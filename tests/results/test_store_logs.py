@@ -10,9 +10,9 @@ import pytest
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.plugins.registry import load
-from arena.results import store_logs
 from arena.results.errors import StoreError
-from arena.results.store import Store
+from arena.results.store import logs as log_table
+from arena.results.store.database import Store
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,18 @@ def test_a_store_from_before_the_logs_table(tmp_path, record):
     no logs; its first game with output adds the table."""
     with Store(tmp_path / "old", create=True) as store:
         store.add_game(_Game(0, "g0"), record)
-        assert not store_logs.has_table(store.db)  # made with the first game that has output
+        assert not log_table.has_table(store.db)  # made with the first game that has output
     with Store(tmp_path / "old") as store:
         assert store.logs(0) == {} and store.logged_seats() == set()
         store.add_game(_Game(1, "g1"), {**record, "logs": ["", "high: hi\n", ""]})
         assert store.logs(1) == {1: ("high", "high: hi\n")}
-        assert store_logs.has_table(store.db)
+        assert log_table.has_table(store.db)
 
 
 def test_logs_roll_back_with_their_game(tmp_path, record):
     """A game whose write fails stores neither its seats nor its logs (one transaction)."""
     with Store(tmp_path / "t", create=True) as store:
-        store.db.execute(store_logs.TABLE)
+        store.db.execute(log_table.TABLE)
         store.db.execute("CREATE TRIGGER no_logs BEFORE INSERT ON logs BEGIN SELECT RAISE(ABORT, 'full'); END")
         with pytest.raises((StoreError, sqlite3.Error)):
             store.add_game(_Game(0, "g0"), {**record, "logs": ["x\n", "", ""]})

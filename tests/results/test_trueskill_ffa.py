@@ -6,8 +6,8 @@ import pytest
 import trueskill
 from trueskill import Rating, backends
 
-from arena.results.ratings import RatingParams
-from arena.results.trueskill_ffa import FreeForAll
+from arena.results.stats.ratings import RatingParams
+from arena.results.stats.trueskill import FreeForAll
 
 
 def random_ranks(rng: random.Random, n: int) -> list[int]:

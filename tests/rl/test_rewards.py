@@ -10,7 +10,7 @@ from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import PRESETS
 from arena.game.seeds import open_bot_seed
 from arena.plugins.registry import load
-from arena.results.paired import game_score
+from arena.results.stats.paired import game_score
 from arena.rl.encoding import action_of
 from arena.rl.rewards import REWARDS, WORST, rewards
 

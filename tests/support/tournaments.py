@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from pathlib import Path
 
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.event import Tournament
 from arena.tournament.executors import SerialExecutor
 from arena.tournament.spec import spec_from_dict

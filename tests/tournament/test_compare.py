@@ -14,8 +14,8 @@ from support.tournaments import records
 
 from arena.game.seeds import Secret
 from arena.plugins.registry import DISABLE_ENV, load
-from arena.results.paired import CompareTest, PairedTally, figures_lines
-from arena.results.store import Store
+from arena.results.stats.paired import CompareTest, PairedTally, figures_lines
+from arena.results.store.database import Store
 from arena.tournament.compare import Comparison, compare_spec, field_for
 from arena.tournament.executors import SerialExecutor
 

@@ -10,7 +10,7 @@ from distributed import LocalCluster  # noqa: E402
 
 from arena.game.seeds import Secret  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
-from arena.results.paired import CompareTest  # noqa: E402
+from arena.results.stats.paired import CompareTest  # noqa: E402
 from arena.tournament.compare import Comparison, compare_spec, field_for  # noqa: E402
 from arena.tournament.dask_backend import DaskExecutor  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402

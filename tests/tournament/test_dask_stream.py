@@ -10,7 +10,7 @@ from distributed import Client, Event, LocalCluster  # noqa: E402
 
 from arena.game.seeds import Secret  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
-from arena.results.store import Store  # noqa: E402
+from arena.results.store.database import Store  # noqa: E402
 from arena.tournament.dask_backend import DaskExecutor  # noqa: E402
 from arena.tournament.event import Tournament  # noqa: E402
 from arena.tournament.executors import SerialExecutor  # noqa: E402

@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 
 from arena.cli.app import main
-from arena.tournament.errors import ConfigError, TournamentError
-from arena.tournament.spec import load_spec, spec_from_dict
-from arena.tournament.executors import LocalExecutor, SerialExecutor
-from arena.plugins.registry import DISABLE_ENV, load
-from arena.results.standings import GROUPINGS, head_to_head_text, ratings_text
-from arena.results.store import DB_NAME, Store
 from arena.game.seeds import OPEN, read_secret
-from arena.tournament.event import Progress, Tournament, status_lines
+from arena.plugins.registry import DISABLE_ENV, load
+from arena.results.stats.standings import GROUPINGS, head_to_head_text, ratings_text
+from arena.results.store.database import DB_NAME, Store
 from arena.sandbox.processes import children
+from arena.tournament.errors import ConfigError, TournamentError
+from arena.tournament.event import Progress, Tournament, status_lines
+from arena.tournament.executors import LocalExecutor, SerialExecutor
+from arena.tournament.spec import load_spec, spec_from_dict
 from support.processes import all_gone, wait_for
 from support.tournaments import StopAfter, play, records
 

@@ -11,9 +11,9 @@ from support.tournaments import records
 from arena import Game
 from arena.game.seeds import Secret
 from arena.plugins.registry import load
-from arena.results.export import deal_lines
-from arena.results.paired import CompareTest
-from arena.results.store import Store
+from arena.results.stats.paired import CompareTest
+from arena.results.store.database import Store
+from arena.results.store.export import deal_lines
 from arena.tournament.compare import Comparison, compare_spec, field_for
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.event import Tournament, schedule, status_lines

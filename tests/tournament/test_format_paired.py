@@ -6,7 +6,7 @@ import pytest
 
 from arena.game.seeds import Secret
 from arena.results.errors import CompareError
-from arena.results.paired import CompareTest, game_index, unit_of
+from arena.results.stats.paired import CompareTest, game_index, unit_of
 from arena.tournament.compare import compare_spec, field_for
 from arena.tournament.errors import ConfigError, ScheduleError
 from arena.tournament.formats import make_format

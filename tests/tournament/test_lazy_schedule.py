@@ -13,8 +13,8 @@ from tournament.schedule_checks import rr
 
 from arena.game.seeds import Secret
 from arena.plugins.registry import load
-from arena.results.export import deal_lines
-from arena.results.store import DB_NAME, Store
+from arena.results.store.database import DB_NAME, Store
+from arena.results.store.export import deal_lines
 from arena.tournament.book import with_book
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import SerialExecutor

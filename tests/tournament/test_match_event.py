@@ -16,13 +16,13 @@ from arena.cli.app import main
 from arena.game.match_record import replay_match
 from arena.game.seeds import read_secret
 from arena.plugins.registry import DISABLE_ENV, load
-from arena.results.match_outcomes import match_outcomes
-from arena.results.match_store import HAND_STRIDE, add_match, done_matches, match_rows, stored_match
 from arena.results.errors import StoreError
-from arena.results.store import Store
+from arena.results.stats.match_outcomes import match_outcomes
+from arena.results.store.database import Store
+from arena.results.store.matches import HAND_STRIDE, add_match, done_matches, match_rows, stored_match
+from arena.tournament.errors import ConfigError
 from arena.tournament.event import Tournament, _spec_change, status_lines
 from arena.tournament.executors import SerialExecutor
-from arena.tournament.errors import ConfigError
 from arena.tournament.spec import spec_from_dict
 from support.processes import wait_for
 from support.tournaments import StopAfter, play, records

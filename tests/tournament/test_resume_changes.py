@@ -6,7 +6,7 @@ import pytest
 
 from arena.cli.app import main
 from arena.plugins.registry import load
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.worker import Worker, running_on

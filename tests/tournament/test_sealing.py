@@ -14,7 +14,7 @@ import pytest
 from arena.cli.app import main
 from arena.game.seeds import OPEN, Secret, read_secret
 from arena.plugins.registry import load
-from arena.results.store import Store
+from arena.results.store.database import Store
 from arena.tournament.errors import ConfigError, TournamentError
 from arena.tournament.event import Tournament, status_lines
 from arena.tournament.executors import SerialExecutor
@@ -118,6 +118,6 @@ def test_the_flags_seal_and_the_report_and_export_say_so(tmp_path, capsys):
         assert main(["export", str(tmp_path / name)]) == 0
         header = json.loads(capsys.readouterr().out.splitlines()[0])
         assert header["sealed"] is sealed
-    from arena.results.report import report_html
+    from arena.results.report.html import report_html
     html = report_html(tmp_path / "open", max_games=0)
     assert "the seed alone fixes every deal and bot seed" in html

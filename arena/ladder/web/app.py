@@ -24,10 +24,10 @@ from starlette.routing import Route
 
 from arena.game.errors import ArenaError
 from arena.ladder import submitters
-from arena.ladder.book import open_book
-from arena.ladder.errors import SubmissionError, UploadTooLarge
 from arena.ladder.archive import DEFAULT_LIMITS as LIMITS
 from arena.ladder.archive import MAX_UPLOAD
+from arena.ladder.book import open_book
+from arena.ladder.errors import SubmissionError, UploadTooLarge
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
 from arena.ladder.submitters import Submitter
@@ -35,8 +35,8 @@ from arena.ladder.web import upload
 from arena.ladder.web.guard import Guard
 from arena.ladder.web.pages import HIDDEN, Redactor, bot_page_data, games_page, table_rows
 from arena.results.errors import ReportError
-from arena.results.report_viewer import asset
-from arena.results.store import Store
+from arena.results.report.viewer import asset
+from arena.results.store.database import Store
 
 LOG = logging.getLogger("arena.ladder.web")
 """What the organiser should know (uvicorn prints warnings on the server's stderr)."""
@@ -117,7 +117,7 @@ class Site:
         return HTMLResponse(html)
 
     async def report(self, request: Request) -> Response:
-        from arena.results.report import report_html  # matplotlib: only when the report is asked for
+        from arena.results.report.html import report_html  # matplotlib: only when the report is asked for
         request.state.style_attributes = True  # its cells are coloured with style attributes
         try:
             html = await run_in_threadpool(report_html, self.folder, 60, nonce=request.state.nonce,

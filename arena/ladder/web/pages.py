@@ -16,12 +16,12 @@ from urllib.parse import quote
 
 from arena.ladder.book import open_book
 from arena.results.errors import StoreError
-from arena.results.head_to_head import head_to_head
-from arena.results.ratings import history, rate
-from arena.results.report_logs import cut_log
-from arena.results.report_viewer import viewer_html
-from arena.results.standings import COLUMNS, _cell, outcomes, rating_params
-from arena.results.store import Store
+from arena.results.report.logs import cut_log
+from arena.results.report.viewer import viewer_html
+from arena.results.stats.head_to_head import head_to_head
+from arena.results.stats.ratings import history, rate
+from arena.results.stats.standings import COLUMNS, _cell, outcomes, rating_params
+from arena.results.store.database import Store
 
 MAX_LOGS = 10
 """The bot's most recent game logs its page shows (`arena logs DIR GAME` prints any)."""

@@ -7,7 +7,7 @@ same ``n`` games with A's place taken by B. The bot seeds are keyed with the
 candidate's seat named ``candidate`` rather than A or B, so the field's bots and
 the candidate's get the same seeds in both halves: the two halves of a deal
 differ only in the candidate's code. Game indices follow
-:func:`arena.results.paired.game_index`, so deal ``d``'s games come before deal
+:func:`arena.results.stats.paired.game_index`, so deal ``d``'s games come before deal
 ``d + 1``'s and a sequential test can stop after any deal. In a tournament
 spec the field is every player who is not a candidate; ``deals`` is the cap.
 """
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from arena.game.seeds import sample_seed, schedule_deal_seed
-from arena.results.paired import game_index, unit_of
+from arena.results.stats.paired import game_index, unit_of
 from arena.tournament.formats.base import fail
 from arena.tournament.formats.gauntlet import Gauntlet
 from arena.tournament.schedule import Cell, GameSpec, seating

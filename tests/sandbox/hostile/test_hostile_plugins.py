@@ -94,7 +94,7 @@ def test_tournament_never_imports_it(marker, capsys, tmp_path, jobs):
                          "--table-sizes", "3", "--deals", "1", "--jobs", jobs, "-q", "--results", tmp_path)
     assert code == 0, err
     assert "marker-bot" in out
-    from arena.results.store import Store
+    from arena.results.store.database import Store
     with Store(tmp_path / f"mark{jobs}") as store:
         assert store.count() == 3
         players = {p["name"]: p for p in store.players()}

@@ -4,7 +4,7 @@ The game browser shows a game's logs under its table (one fold per seat that
 printed or faulted with a traceback), and each row of the fault list links to
 its seat's log (``#game-N-log-S``). The logs of every embedded game travel as
 one JSON object ``{game: {seat: text}}``, gzip-compressed and base64-encoded
-like the steps' chunks (:mod:`arena.results.report_pack`), decoded by the
+like the steps' chunks (:mod:`arena.results.report.pack`), decoded by the
 page only when a game with logs is opened. Each log is cut to
 :data:`REPORT_LOG_CAP` characters in the page; ``arena logs`` prints it whole.
 """
@@ -16,7 +16,7 @@ import gzip
 import json
 from collections.abc import Callable, Iterable
 
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 REPORT_LOG_CAP = 16 * 1024
 """Characters of one seat's log of one game embedded in the report (the first ones)."""

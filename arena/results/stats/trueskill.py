@@ -10,7 +10,7 @@ are ``trueskill``'s pure-Python ones, the same expressions with its default
 its ratings are bit for bit those of ``env.rate``
 (tests/results/test_trueskill_ffa.py checks it over many random games and
 settings). Each shape of game (players, ties) gets its own straight-line
-function, every message a local variable (:mod:`arena.results.trueskill_program`).
+function, every message a local variable (:mod:`arena.results.stats.trueskill_program`).
 
 Names follow ``trueskill.factorgraph``: per player ``i`` (in rank order) a
 rating variable ``r`` (prior factor, likelihood factor), a performance
@@ -32,7 +32,7 @@ from operator import eq
 import trueskill
 from trueskill import DELTA, Rating, backends, calc_draw_margin
 
-from arena.results.trueskill_program import program
+from arena.results.stats.trueskill_program import program
 
 
 class FreeForAll:

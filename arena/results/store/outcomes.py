@@ -1,7 +1,7 @@
-"""Every stored game as a ratings :class:`~arena.results.outcome.Outcome`: one query, checked all at once.
+"""Every stored game as a ratings :class:`~arena.results.stats.outcome.Outcome`: one query, checked all at once.
 
 A store the arena wrote is read column by column
-(:mod:`arena.results.store_columns`, about twice as fast); when one of its
+(:mod:`arena.results.store.columns`, about twice as fast); when one of its
 whole-column checks fails, :func:`careful_outcomes` reads it as follows. The seats of all games come in one query, in game and seat order, as plain
 rows (no dict per row), and each game's fields are cut from its rows as
 tuples. Checking each ``Outcome`` one by one costs more than reading it, so
@@ -21,10 +21,10 @@ from itertools import groupby
 from operator import itemgetter
 
 from arena.game.status import FAULT_KINDS
-from arena.results.outcome import Outcome
-from arena.results.store import Store
-from arena.results.store_columns import clean_outcomes
-from arena.results.store_check import storage_error
+from arena.results.stats.outcome import Outcome
+from arena.results.store.check import storage_error
+from arena.results.store.columns import clean_outcomes
+from arena.results.store.database import Store
 
 _ROWS = (f"SELECT s.idx, s.player, s.rank, s.penalty, {', '.join(f's.{k}' for k in FAULT_KINDS)}, {{plays}}, "
          "g.table_size, g.rules, g.loser FROM seats s JOIN games g ON g.idx = s.idx ORDER BY s.idx, s.seat")
@@ -56,7 +56,7 @@ _IDX = itemgetter(0)
 
 def outcomes(store: Store) -> list[Outcome]:
     """Every stored game as a ratings :class:`Outcome`, in game order: read column by column when the
-    store's columns pass their checks (:mod:`arena.results.store_columns`), else by :func:`careful_outcomes`."""
+    store's columns pass their checks (:mod:`arena.results.store.columns`), else by :func:`careful_outcomes`."""
     try:
         clean = clean_outcomes(store.db, _PLAYS[_old(store)].replace("s.", ""))
     except sqlite3.Error as exc:

@@ -20,10 +20,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from arena.results.errors import ReportError
-from arena.results.output import write_whole
-from arena.results.ratings import FAULT_KINDS, HistoryPoint, history
-from arena.results.standings import outcomes, rating_params
-from arena.results.store import Store
+from arena.results.report.output import write_whole
+from arena.results.stats.ratings import FAULT_KINDS, HistoryPoint, history
+from arena.results.stats.standings import outcomes, rating_params
+from arena.results.store.database import Store
 
 _RC = {"svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.spines.top": False,
        "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "legend.frameon": False}

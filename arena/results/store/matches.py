@@ -22,9 +22,9 @@ from typing import Any
 from arena.game.match import MAX_HANDS
 from arena.game.seeds import match_hand_seed
 from arena.results.errors import StoreError
-from arena.results.store import Store, rules_label
-from arena.results.store_check import storage_error
-from arena.results.store_transaction import Transaction
+from arena.results.store.check import storage_error
+from arena.results.store.database import Store, rules_label
+from arena.results.store.transaction import Transaction
 
 HAND_STRIDE = 1000
 """Hand ``h`` of the match at schedule index ``i`` is game ``i * HAND_STRIDE + h`` (h < MAX_HANDS)."""

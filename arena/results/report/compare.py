@@ -1,7 +1,7 @@
 """The comparison section of the HTML report: the LLR path and the paired difference.
 
 Shown when the results folder holds a comparison (``arena compare``): the
-figures of :mod:`arena.results.paired` computed from the stored games, and the
+figures of :mod:`arena.results.stats.paired` computed from the stored games, and the
 path of the sequential test's log-likelihood ratio between its bounds.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.results.paired import META_KEY, CompareTest, figures_lines, tally
-from arena.results.plot import llr_figure, svg_data_uri
-from arena.results.store import Store
+from arena.results.report.plot import llr_figure, svg_data_uri
+from arena.results.stats.paired import META_KEY, CompareTest, figures_lines, tally
+from arena.results.store.database import Store
 
 
 def compare_section(store: Store) -> dict[str, Any] | None:

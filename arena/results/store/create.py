@@ -2,7 +2,7 @@
 
 The tables and the meta rows go in in one transaction and the file appears
 under its real name only complete, so an existing ``results.sqlite`` is always
-one that was complete (:mod:`arena.results.store_check` finds one that is not).
+one that was complete (:mod:`arena.results.store.check` finds one that is not).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 from arena.game.status import FAULT_KINDS
 from arena.results.errors import StoreError
-from arena.results.store_check import storage_error
-from arena.results.store_transaction import Transaction
+from arena.results.store.check import storage_error
+from arena.results.store.transaction import Transaction
 
 SCHEMA_VERSION = 1
 

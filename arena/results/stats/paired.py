@@ -23,9 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.results.elo import EloDifference, elo_difference, pairwise_halves
 from arena.results.errors import CompareError
-from arena.results.sequential import Sprt, Summary, mean_interval, sign_test, superiority
+from arena.results.stats.elo import EloDifference, elo_difference, pairwise_halves
+from arena.results.stats.sequential import Sprt, Summary, mean_interval, sign_test, superiority
 
 SCORES = ("bhabhi", "place", "penalty")
 META_KEY = "compare"
@@ -121,7 +121,7 @@ class Figures:
     lower: float | None
     upper: float | None
     elo: EloDifference | None = None
-    """The Elo-like rating difference from the finishing places, whatever the score (:mod:`arena.results.elo`)."""
+    """The Elo-like rating difference from the finishing places, whatever the score (:mod:`arena.results.stats.elo`)."""
 
     @property
     def llr(self) -> float | None:

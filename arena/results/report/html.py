@@ -1,12 +1,12 @@
 """The HTML report of a results folder: one self-contained file, no network.
 
 :func:`report` writes it; :func:`report_html` returns it as a string. Everything
-is inline: the figures (matplotlib, :mod:`arena.results.plot`) as SVG data URIs, the
+is inline: the figures (matplotlib, :mod:`arena.results.report.plot`) as SVG data URIs, the
 CSS and the scripts (sortable tables, the game browser), and the browser's games as
-states precomputed by replaying each record with the engine (:mod:`arena.results.report_games`),
+states precomputed by replaying each record with the engine (:mod:`arena.results.report.games`),
 packed as a small index plus gzip chunks the page decodes on demand
-(:mod:`arena.results.report_pack`).
-Templates (jinja2) are in ``arena/results/templates/``. No timestamps: the same results
+(:mod:`arena.results.report.pack`).
+Templates (jinja2) are in ``arena/results/report/templates/``. No timestamps: the same results
 give the same bytes.
 """
 
@@ -23,19 +23,19 @@ from matplotlib.colors import to_hex
 
 from arena import __version__
 from arena.game.seeds import sealed_by_check
-from arena.results.output import write_whole
-from arena.results.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
-from arena.results.head_to_head import head_to_head
-from arena.results.intervals import wilson
-from arena.results.ratings import DECISION_MS_HELP, FAULT_KINDS, Outcome, RatingTable, history, rate
-from arena.results.report_compare import compare_section
 from arena.results.errors import ReportError
-from arena.results.report_games import browser_game, pick_games
-from arena.results.report_pack import MAX_GAMES, Packed, pack_games
-from arena.results.standings import outcomes, rating_params
-from arena.results.report_logs import logged_seats, pack_logs
-from arena.results.report_viewer import asset as _asset, environment as _environment
-from arena.results.store import Store, change_note
+from arena.results.report.compare import compare_section
+from arena.results.report.games import browser_game, pick_games
+from arena.results.report.logs import logged_seats, pack_logs
+from arena.results.report.output import write_whole
+from arena.results.report.pack import MAX_GAMES, Packed, pack_games
+from arena.results.report.plot import Rate, bhabhi_figure, faults_figure, player_colors, rating_figure, svg_data_uri
+from arena.results.report.viewer import asset as _asset, environment as _environment
+from arena.results.stats.head_to_head import head_to_head
+from arena.results.stats.intervals import wilson
+from arena.results.stats.ratings import DECISION_MS_HELP, FAULT_KINDS, Outcome, RatingTable, history, rate
+from arena.results.stats.standings import outcomes, rating_params
+from arena.results.store.database import Store, change_note
 
 MAX_FAULT_LINES = 50
 

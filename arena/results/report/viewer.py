@@ -1,6 +1,6 @@
 """The report's game browser and replay viewer alone, over a few chosen games.
 
-A whole report (:mod:`arena.results.report`) rates every game and draws its
+A whole report (:mod:`arena.results.report.html`) rates every game and draws its
 figures: too heavy to serve for each look at a ladder of 100,000 games.
 :func:`viewer_html` renders only the browser section of the report (the same
 template, ``browser.html.j2``, and script) over the games it is given, in the
@@ -17,10 +17,10 @@ from markupsafe import Markup
 
 from arena import __version__
 from arena.results.errors import ReportError
-from arena.results.report_games import browser_game
-from arena.results.report_logs import logged_seats, pack_logs
-from arena.results.report_pack import pack_games
-from arena.results.store import Store, rules_label
+from arena.results.report.games import browser_game
+from arena.results.report.logs import logged_seats, pack_logs
+from arena.results.report.pack import pack_games
+from arena.results.store.database import Store, rules_label
 
 
 def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, note: str,
@@ -45,8 +45,8 @@ def viewer_html(store: Store, games: Sequence[int], *, name: str, heading: str, 
 
 
 def environment() -> Environment:
-    """The report's templates (``arena/results/templates/``)."""
-    env = Environment(loader=PackageLoader("arena.results", "templates"), autoescape=True,
+    """The report's templates (``arena/results/report/templates/``)."""
+    env = Environment(loader=PackageLoader("arena.results.report", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "separators": (",", ":"), "ensure_ascii": False}
     return env

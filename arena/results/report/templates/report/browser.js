@@ -1,8 +1,8 @@
 /* The game browser: lists, searches and filters the embedded games, and renders the states
-   precomputed in Python (arena/results/report_games.py). The page holds an index of the games
-   (games-index) and their steps in gzip chunks (games-chunk-N, base64: arena/results/report_pack.py);
+   precomputed in Python (arena/results/report/games.py). The page holds an index of the games
+   (games-index) and their steps in gzip chunks (games-chunk-N, base64: arena/results/report/pack.py);
    a chunk is decoded with the browser's DecompressionStream when one of its games is opened. The bots'
-   logs of the embedded games are one more such blob (games-logs: arena/results/report_logs.py), shown
+   logs of the embedded games are one more such blob (games-logs: arena/results/report/logs.py), shown
    under the table of a game whose index entry lists seats with logs (lg). */
 (function () {
   "use strict";

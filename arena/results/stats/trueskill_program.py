@@ -1,6 +1,6 @@
 """One free-for-all's TrueSkill update written out as straight-line Python for one shape of game.
 
-:class:`~arena.results.trueskill_ffa.FreeForAll` rates a game with a function
+:class:`~arena.results.stats.trueskill.FreeForAll` rates a game with a function
 made here for its shape: the number of players and which neighbours in rank
 order tie. Knowing the shape, every message of the factor graph is a local
 variable (``tp1``, not ``tp[1]``), the schedule's steps are unrolled (no
@@ -11,7 +11,7 @@ that give the same double in every case, a zero's sign included: an integer
 literal written as a float (``0.`` for ``0``: the same number, and Python's
 float-only fast paths), ``x - 0`` and ``1 * x`` written ``x``, and
 ``a + -1 * b`` written ``a - b``. ``0. + x`` stays (it turns ``-0.0`` into
-``0.0``). The module :mod:`arena.results.trueskill_ffa` names the messages,
+``0.0``). The module :mod:`arena.results.stats.trueskill` names the messages,
 and tests/results/test_trueskill_ffa.py checks the result bit for bit
 against ``trueskill``'s ``rate``.
 

@@ -12,7 +12,7 @@ checks that need a game at a time follow (distinct players, the loser alone
 in last place): a game that fails them is built through ``Outcome``'s own
 checks (its one-line error), the others with ``Outcome.checked_elsewhere``.
 If a whole-column check fails, :func:`clean_outcomes` returns None and the
-caller reads the store the careful way (:mod:`arena.results.store_outcomes`),
+caller reads the store the careful way (:mod:`arena.results.store.outcomes`),
 so a damaged store reads as it always did.
 """
 
@@ -23,7 +23,7 @@ from itertools import accumulate, chain, compress, repeat
 from operator import lt
 
 from arena.game.status import FAULT_KINDS
-from arena.results.outcome import Outcome
+from arena.results.stats.outcome import Outcome
 
 _GAMES = "SELECT idx, table_size, rules, loser FROM games ORDER BY idx"
 _NO_FAULTS = " AND ".join(f"{k} = 0" for k in FAULT_KINDS)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from arena.game.book import deal_line
 from arena.game.seeds import sealed_by_check
-from arena.results.store import Store
+from arena.results.store.database import Store
 
 EXPORT_VERSION = 1
 """The version of the export's line format (the header says it)."""

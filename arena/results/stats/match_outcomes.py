@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arena.results.match_store import HAND_STRIDE, match_rows
-from arena.results.ratings import Outcome
-from arena.results.standings import outcomes
-from arena.results.store import Store
+from arena.results.stats.ratings import Outcome
+from arena.results.stats.standings import outcomes
+from arena.results.store.database import Store
+from arena.results.store.matches import HAND_STRIDE, match_rows
 
 
 def match_outcomes(store: Store) -> list[Outcome]:

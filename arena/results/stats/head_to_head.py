@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from arena.results.intervals import wilson
-from arena.results.ratings import Outcome, in_order
+from arena.results.stats.intervals import wilson
+from arena.results.stats.ratings import Outcome, in_order
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ import trueskill
 
 from arena.game.status import FAULT_KINDS
 from arena.results.errors import RatingsError
-from arena.results.intervals import prob_above, wilson
-from arena.results.outcome import DECISION_MS_HELP, Outcome, check, ranks_from_order  # noqa: F401 (re-exported)
-from arena.results.trueskill_ffa import FreeForAll
+from arena.results.stats.intervals import prob_above, wilson
+from arena.results.stats.outcome import DECISION_MS_HELP, Outcome, check, ranks_from_order  # noqa: F401 (re-exported)
+from arena.results.stats.trueskill import FreeForAll
 
 GROUPINGS = ("table-size", "rules", "seat")
 

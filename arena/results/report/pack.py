@@ -1,7 +1,7 @@
 """The game browser's data as it goes into the page: a plain index and gzip chunks of steps.
 
 A report may embed thousands of games, and a game's display steps
-(:func:`arena.results.report_games.replay_steps`) repeat every hand at every
+(:func:`arena.results.report.games.replay_steps`) repeat every hand at every
 step: about 20 KB of JSON a game. So the page holds two things:
 
 - the **index**: one small entry per embedded game (number, id, title, rules,
@@ -65,7 +65,7 @@ def _json(value: Any) -> bytes:
 
 
 def pack_games(games: Sequence[dict], chunk_games: int = CHUNK_GAMES) -> Packed:
-    """Split browser games (:func:`arena.results.report_games.browser_game`) into an index and chunks."""
+    """Split browser games (:func:`arena.results.report.games.browser_game`) into an index and chunks."""
     if chunk_games < 1:
         raise ReportError(f"chunk_games must be 1 or more (got {chunk_games})")
     index, chunks = [], []

@@ -13,12 +13,12 @@ from typing import Any
 
 from tabulate import tabulate, tabulate_formats
 
-from arena.results.collector import collector_paused
 from arena.results.errors import TableFormatError
-from arena.results.head_to_head import head_to_head
-from arena.results.ratings import FAULT_KINDS, GROUPINGS, Outcome, breakdown, rate
-from arena.results.store import Store
-from arena.results.store_outcomes import outcomes
+from arena.results.stats.collector import collector_paused
+from arena.results.stats.head_to_head import head_to_head
+from arena.results.stats.ratings import FAULT_KINDS, GROUPINGS, Outcome, breakdown, rate
+from arena.results.store.database import Store
+from arena.results.store.outcomes import outcomes
 
 FORMATS = ("csv", "json", *tabulate_formats)
 

@@ -11,14 +11,14 @@ the number of play decisions with their CPU time in total (``plays``,
 ``play_cpu_ms``: columns a database written before them lacks, read as NULL).
 The per-decision lists of a record's ``timings`` are not kept.
 Each seat's bot output of each game (stdout, stderr, fault tracebacks; capped)
-goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store_logs`), made
+goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store.logs`), made
 with the first game that has any.
 
 A new database is built whole under a temporary name (tables and meta rows in
-one transaction) and only then linked into place (:mod:`arena.results.store_create`), so an existing
+one transaction) and only then linked into place (:mod:`arena.results.store.create`), so an existing
 ``results.sqlite`` is always one that was complete: opening one that is empty,
 truncated, zeroed or missing a table is a :class:`StoreError`
-(:mod:`arena.results.store_check`), never a new, empty tournament. A full disk, a
+(:mod:`arena.results.store.check`), never a new, empty tournament. A full disk, a
 read-only file or folder, or a file found damaged while in use is a
 :class:`StoreError` too, naming the file and the cause; a failed write leaves
 every game committed before it.
@@ -38,11 +38,11 @@ import orjson
 
 from arena.game.rules import Rules
 from arena.game.status import FAULT_KINDS
-from arena.results import store_logs
 from arena.results.errors import StoreError
-from arena.results.store_check import RECOVER, check_database, check_file, storage_error
-from arena.results.store_create import SCHEMA_VERSION, SEAT_COLUMNS, create_database
-from arena.results.store_transaction import Transaction
+from arena.results.store import logs as log_table
+from arena.results.store.check import RECOVER, check_database, check_file, storage_error
+from arena.results.store.create import SCHEMA_VERSION, SEAT_COLUMNS, create_database
+from arena.results.store.transaction import Transaction
 
 __all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "change_note", "create_database", "rules_label"]
 
@@ -192,7 +192,7 @@ class Store:
             if cur.rowcount == 0:
                 return False
             self._add_seats(game.index, record, timings)
-            store_logs.add(self.db, game.index, record["names"], logs)
+            log_table.add(self.db, game.index, record["names"], logs)
         return True
 
     def _add_seats(self, idx: int, record: dict, timings: list[dict]) -> None:
@@ -248,12 +248,12 @@ class Store:
     @_guarded
     def logs(self, game: int | str) -> dict[int, tuple[str, str]]:
         """One game's bot output, ``{seat: (player, text)}`` (seats that printed nothing left out)."""
-        return store_logs.game(self.db, self.index(game))
+        return log_table.game(self.db, self.index(game))
 
     @_guarded
     def logged_seats(self) -> set[tuple[int, int]]:
         """Every ``(game, seat)`` with a stored log."""
-        return store_logs.seats(self.db)
+        return log_table.seats(self.db)
 
     @_guarded
     def index(self, game: int | str) -> int:
