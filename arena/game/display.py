@@ -6,7 +6,7 @@ a cut; a trick ends clean or in a pick-up by the highest of the led suit after
 a cut. It keeps the trick on the table, its number, the trump and whether the
 first trick is still on. :func:`describe` tells those moments trick by trick as
 text lines (``arena play``, ``arena replay``); the report's game browser
-(:mod:`arena.results.report_games`) turns the same moments into its steps.
+(:mod:`arena.results.report.games`) turns the same moments into its steps.
 Nothing here prints.
 """
 

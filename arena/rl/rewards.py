@@ -1,7 +1,7 @@
 """Rewards from a game's result: minus the score the arena counts against a seat.
 
 The three scores are the comparisons' (docs/compare.md, ``--score``;
-:func:`arena.results.paired.game_score`): ``bhabhi`` 1 for the Bhabhi,
+:func:`arena.results.stats.paired.game_score`): ``bhabhi`` 1 for the Bhabhi,
 ``place`` the finishing place scaled to 0 (first out) .. 1 (last), ``penalty``
 the 0-3 penalty points. A reward is that score negated, so more is better: 0
 at best, -1 (``bhabhi``, ``place``) or -3 (``penalty``) at worst. A draw has
