@@ -34,6 +34,11 @@ class PluginSource:
     """Of the distribution's files (:func:`arena.plugins.discovery.code_hash`)."""
     factory: str = ""
     """``module:qualname`` of the factory, as the plugin's discovery reported it (for reading only)."""
+    file: str = ""
+    """A bot in one file (``PATH.py:ClassName``, :mod:`arena.plugins.file_bots`): the file; its class is
+    then imported by module path (``entry_point`` is ``module:ClassName``, ``path`` its folder), no hooks."""
+    readable: tuple[str, ...] = ()
+    """A bot in one file: what its sandbox may read of its folder (the file and the modules beside it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,9 @@ class PlayerSpec:
 
 def check_in_process(spec: PlayerSpec) -> None:
     """Refuse (:class:`PluginError`) a player whose code must not run in this process."""
+    if spec.factory is None and spec.source is not None and spec.source.file:
+        raise PluginError(f"player {spec.name!r} is a bot in one file, third-party code that never runs in the "
+                          f"harness: it plays sandboxed only, not in-process")
     if spec.factory is None:
         raise PluginError(f"player {spec.name!r} comes from the third-party plugin {spec.plugin}, whose "
                           f"code never runs in the harness: it plays sandboxed only, not in-process")

@@ -156,6 +156,9 @@ class Run:
 
 def loads(spec, run: Run, limits: LimitsSpec, sandboxed: bool) -> CheckRow:
     where = f"plugin {spec.plugin or '?'} version {spec.version or '?'}"
+    source = getattr(spec, "source", None)
+    if source is not None and source.file:  # a bot in one file: no plugin, no version of its own
+        where = f"class {source.entry_point.partition(':')[2]} of the file {spec.plugin}"
     begins = run.watch.begins
     if not begins:
         return CheckRow("loads", False, f"{where}; no game could start: {'; '.join(run.errors)[:300]}")

@@ -75,6 +75,10 @@ class Candidate:
     paths: tuple[str, ...]
     """Folders a process loading the plugin puts on sys.path: ``path`` and the distribution's."""
     code_hash: str
+    file: str = ""
+    """A bot in one file (:mod:`arena.plugins.file_bots`): the file, its module ``value`` imported from
+    ``path`` after Python's own paths, with no hooks; only ``readable`` of that folder is readable."""
+    readable: tuple[str, ...] = ()
 
     def key(self, timeout: float) -> tuple:
         return (self.name, self.value, self.paths, self.code_hash, timeout)
@@ -201,9 +205,11 @@ def _run(todo: list[Candidate], timeout: float, limits: Limits) -> list[dict]:
         readable = _readable()
         tmpfs = None if "namespaces" in limits.disable else TMP_OPTIONS
         for child in children:
-            child.send({"plugin": child.candidate.name, "entry_point": child.candidate.value,
-                        "path": list(child.candidate.paths), "limits": limits.to_dict(),
-                        "caps": caps, "readable": readable, "tmp": child.tmp, "tmpfs": tmpfs})
+            c = child.candidate
+            one_file = {"file": {"path": c.file, "module": c.value, "readable": list(c.readable)},
+                        "path": []} if c.file else {}  # its folder neither on the path's front nor readable
+            child.send({"plugin": c.name, "entry_point": c.value, "path": list(c.paths), "limits": limits.to_dict(),
+                        "caps": caps, "readable": readable, "tmp": child.tmp, "tmpfs": tmpfs, **one_file})
         _collect(children, time.monotonic() + timeout)
     finally:
         for child in children:

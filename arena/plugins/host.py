@@ -28,7 +28,9 @@ Started by :func:`arena.plugins.discovery.discover` with a scrubbed environment,
    "problems": [str]}``, or ``{"error": ...}`` when it could not be confined.
    A module that fails to import is one problem in words for its author
    (:func:`load_failure`): a write outside the temporary folder, a module
-   that is not installed, else the exception's type and message.
+   that is not installed, else the exception's type and message. A bot in one file
+   (``file`` in the request, :mod:`arena.plugins.file_bots`) has its module imported and its
+   class looked up instead (:func:`arena.plugins.file_host.describe_file`).
 
 The harness trusts none of it: it checks every field, caps sizes and strips
 control characters (:func:`arena.plugins.registry.load`).
@@ -64,6 +66,7 @@ from arena.bots import hookspecs
 from arena.bots.errors import PluginError
 from arena.bots.hookimpl import PROJECT
 from arena.bots.options import accepted_options
+from arena.plugins.file_host import describe_file
 from arena.plugins.registry import ENTRY_POINT_GROUP, PluginProblem, offered_players, offered_presets
 from arena.sandbox import linux, namespaces
 from arena.sandbox.limits import Capabilities, Limits, confine
@@ -84,8 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         if folder not in sys.path:
             sys.path.insert(0, folder)
     tmp = private_tmp(request["tmp"], request.get("tmpfs"))
+    one_file = request.get("file")  # a bot in one file: its modules readable, its folder listable only
     confinement = confine(Limits.from_dict(request["limits"]), writable_dir=tmp,
-                          readable=request["readable"] + request["path"],  # the plugin's own folders
+                          readable=request["readable"] + request["path"]  # the plugin's own folders
+                          + (one_file["readable"] if one_file else []),
+                          listable=[os.path.dirname(one_file["path"])] if one_file else (),
                           caps=Capabilities.from_dict(request["caps"]))
     if not confinement.ok:
         failed = "; ".join(f"{s.name}: {s.detail}" for s in confinement.steps if s.status == "failed")
@@ -94,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     _die_with(parent)  # credential changes may have cleared it
     writable = tmp if "landlock" in confinement.applied else (
         "" if "seccomp" in confinement.applied else None)  # seccomp alone refuses every write
-    _send(report_fd, describe_plugin(request["plugin"], request["entry_point"], writable))
+    _send(report_fd, describe_file(one_file) if one_file else
+          describe_plugin(request["plugin"], request["entry_point"], writable))
     return 0
 
 

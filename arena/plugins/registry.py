@@ -55,6 +55,7 @@ from arena.bots.player_spec import PlayerSpec, PluginSource
 from arena.bots.safetext import printable
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.plugins import discovery
+from arena.plugins.file_bots import file_player, file_seat
 from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
                                  packages_of, player_options)
 
@@ -91,14 +92,17 @@ class Registry:
     manager: pluggy.PluginManager | None = None
 
     def get(self, name: str) -> PlayerSpec:
-        """The spec of ``name`` (of the player an alias such as ``random#2`` plays as); an unknown or
-        ambiguous name raises :class:`PluginError`."""
+        """The spec of ``name`` (of the player an alias such as ``random#2`` plays as; a bot in one file,
+        ``PATH.py:ClassName``, is found confined the first time: :mod:`arena.plugins.file_bots`); an
+        unknown or ambiguous name raises :class:`PluginError`."""
         try:
             name, options = player_options(base_player(name))
         except ValueError as exc:
             raise PluginError(str(exc)) from None
         if options:
             return self.get(name).with_options(options)
+        if name not in self.players and file_seat(name) is not None:
+            self.players[name] = file_player(name)
         if name in self.duplicates:
             plugins = self.duplicates[name]
             if len(plugins) == 1:

@@ -71,6 +71,7 @@ def readable_paths(target: dict, *, forked: bool) -> list[str]:
         p for name in TRUSTED for p in package_paths(name)]
     entry = (player.get("entry_point") or "").split(":", 1)[0]
     paths += package_paths(player.get("module") or entry, target.get("path"))
+    paths += target.get("files") or []  # a bot in one file: the file and the modules beside it
     if not forked:
         paths += list(DEVICES) + ["/proc/self"]
     found = [p for p in dict.fromkeys(os.path.abspath(p) for p in paths) if os.path.lexists(p)]

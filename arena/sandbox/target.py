@@ -25,7 +25,9 @@ def player_target(spec) -> dict:
     """How the host finds the player: its plugin's entry point, its factory by module path, else by name.
 
     A third-party player (``spec.source``) is found through its plugin's entry
-    point, from the folder discovery found it in. The module path is used only
+    point, from the folder discovery found it in; a bot in one file (``source.file``)
+    by its module path from its folder, of which it may read only ``files`` (the
+    file and the modules beside it: arena.plugins.file_bots). The module path is used only
     when the factory is a module-level object importable again by that path
     (then its import root is added to the host's sys.path); otherwise the host
     asks the built-in players by name.
@@ -34,6 +36,10 @@ def player_target(spec) -> dict:
     if getattr(spec, "options", ()):
         player["options"] = dict(spec.options)   # plain JSON: the host calls factory(seed=..., **options)
     source = getattr(spec, "source", None)
+    if source is not None and source.file:  # a bot in one file: its class by module path, no plugin hooks
+        module, _, qualname = source.entry_point.partition(":")
+        player.update(module=module, qualname=qualname)
+        return {"player": player, "path": source.path, "files": list(source.readable)}
     if source is not None:  # a third-party player: the host loads its plugin's entry point
         player.update(plugin=spec.plugin, entry_point=source.entry_point)
         return {"player": player, "path": source.path or None}
