@@ -4,7 +4,7 @@ Each distinct command (found in indented or fenced code blocks, after an
 optional ``$ ``, ``.venv/bin/`` or ``/usr/bin/time -v``) runs once through the
 console script's ``main`` in a fresh process (forked from an interpreter that
 imported the command line once: :mod:`support.zygote`), in a workspace folder that
-holds a link to the checkout's ``tournaments/`` (as the docs' commands run in
+holds links to the checkout's ``tournaments/`` and ``examples/`` (as the docs' commands run in
 a checkout) and its own ``HOME``; it must exit 0 without a traceback. Bounded:
 
 - ``[--option value]`` in a synopsis is optional and left out;
@@ -212,6 +212,7 @@ class Workspace:
         for folder in (self.root, self.home, self.site, self.clean):
             folder.mkdir()
         (self.root / "tournaments").symlink_to(ROOT / "tournaments")
+        (self.root / "examples").symlink_to(ROOT / "examples")  # a bot in one file: examples/one_file_bot.py
         self.made: set[str] = set()
 
     def run(self, command: str, site: Path | None = None) -> subprocess.CompletedProcess:

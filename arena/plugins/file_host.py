@@ -48,6 +48,9 @@ def describe_file(bot: dict) -> dict:
         return _failed(exc, folder)
     except BaseException as exc:  # noqa: BLE001 - the file's import: anything may happen
         return _failed(exc, folder)
+    outside = _namespace_outside(folder, bot.get("readable") or [])
+    if outside:  # listed, so importable here, but a game's sandbox holds only the modules beside the file
+        return {"missing": {"module": outside, "at": "", "path": [p for p in sys.path if isinstance(p, str)][:100]}}
     try:
         return _found(module, module_name, name, path)
     except Exception as exc:  # noqa: BLE001 - its classes' own code (a metaclass, __getattr__) may raise
@@ -73,6 +76,21 @@ def _found(module, module_name: str, name: str, path: str) -> dict:
     version = getattr(module, "__version__", "")
     return {"class": name, "description": _text(doc[0] if doc else ""),
             "version": _text(version if isinstance(version, str) else ""), "accepts": accepted_options(obj)}
+
+
+def _namespace_outside(folder: str, readable: list[str]) -> str:
+    """The first module imported as a namespace package (a folder without ``__init__.py``) from ``folder``
+    that is not among what the sandbox may read; "" if none."""
+    base = os.path.realpath(folder)
+    kept = [os.path.realpath(p) for p in readable if isinstance(p, str)]
+    for name, module in sorted(sys.modules.items()):
+        spec = getattr(module, "__spec__", None)
+        if spec is None or spec.origin is not None or not spec.submodule_search_locations:
+            continue
+        for place in map(os.path.realpath, list(spec.submodule_search_locations)):
+            if place.startswith(base + os.sep) and not any(place == k or place.startswith(k + os.sep) for k in kept):
+                return _text(name, 100)
+    return ""
 
 
 def _failed(exc: BaseException, folder: str) -> dict:
