@@ -35,8 +35,7 @@ from typing import Any
 
 from arena.ladder.errors import LadderError
 from arena.results.store.check import storage_error
-from arena.results.store.database import Store
-from arena.results.store.transaction import Transaction
+from arena.results.store.database import Store, Transaction
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ladder_entries (

@@ -34,6 +34,8 @@ PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.pr
 SIZE = 410
 """Lines a module may have ("under about 400"), unless ``OVERSIZE`` names it."""
 OVERSIZE: dict[str, str] = {
+    "arena/results/store/database.py": "the results database: its schema, the Store over it, a new database made "
+                                       "whole and the transaction every write goes through are written for one another",
 }
 """Modules longer than ``SIZE``, path -> why what it holds reads best as one module: size is judged by cohesion,
 the cap is the rule for the rest. Each one named must still be longer than ``SIZE``, so the list stays true."""

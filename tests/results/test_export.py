@@ -8,9 +8,8 @@ import tracemalloc
 from broken_bot.results import StoredGame, make_results
 
 from arena import Game
-from arena.results.store.database import Store
+from arena.results.store.database import Store, Transaction
 from arena.results.store.export import EXPORT_VERSION, deal_lines, game_lines
-from arena.results.store.transaction import Transaction
 
 
 def test_a_header_then_every_record_with_its_number_event_and_players(tmp_path):

@@ -10,9 +10,8 @@ import pytest
 from arena.plugins.registry import load
 from arena.results.errors import RatingsError
 from arena.results.stats.ratings import FAULT_KINDS, Outcome
-from arena.results.store.columns import clean_outcomes
 from arena.results.store.database import Store
-from arena.results.store.outcomes import careful_outcomes, outcomes, suspect_games
+from arena.results.store.outcomes import careful_outcomes, clean_outcomes, outcomes, suspect_games
 from arena.tournament.event import Tournament
 from arena.tournament.spec import spec_from_dict
 from arena.tournament.worker import batch_payload, run_batch

@@ -74,7 +74,7 @@ class Outcome:
                           plays: tuple[int, ...]) -> "Outcome":
         """An Outcome of fields already checked and in their final form (tuples of ``table_size``,
         ``faults`` as dicts), given in field order or by name, built without checking them again: for
-        a reader that checked a whole store at once (:mod:`arena.results.store.columns`, :mod:`arena.results.store.outcomes`)."""
+        a reader that checked a whole store at once (:mod:`arena.results.store.outcomes`)."""
         outcome = _new(cls)
         _set(outcome, "index", index)
         _set(outcome, "seats", seats)

@@ -1,6 +1,6 @@
 """What can be wrong with a results database, found on open, and SQLite's failures as one-line errors.
 
-A results database is only ever created whole (see :func:`arena.results.store.create.create_database`),
+A results database is only ever created whole (see :func:`arena.results.store.database.create_database`),
 so an existing ``results.sqlite`` that is empty, is not SQLite, is shorter than
 its header says, fails SQLite's ``quick_check``, or lacks a table or the meta
 ``schema`` row is damaged, never new. :func:`check_file` looks at the bytes

@@ -15,19 +15,26 @@ goes to the ``logs`` table in the game's transaction (:mod:`arena.results.store.
 with the first game that has any.
 
 A new database is built whole under a temporary name (tables and meta rows in
-one transaction) and only then linked into place (:mod:`arena.results.store.create`), so an existing
+one transaction) and only then linked into place (:func:`create_database`), so an existing
 ``results.sqlite`` is always one that was complete: opening one that is empty,
 truncated, zeroed or missing a table is a :class:`StoreError`
 (:mod:`arena.results.store.check`), never a new, empty tournament. A full disk, a
 read-only file or folder, or a file found damaged while in use is a
 :class:`StoreError` too, naming the file and the cause; a failed write leaves
 every game committed before it.
+
+The schema (:data:`SCHEMA`), the :class:`Store` over it, a new database's
+making (:func:`create_database`) and the :class:`Transaction` every write goes
+through (``BEGIN IMMEDIATE ... COMMIT``, or all of it rolled back) are one
+module: each is written for the others.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -41,12 +48,40 @@ from arena.game.status import FAULT_KINDS
 from arena.results.errors import StoreError
 from arena.results.store import logs as log_table
 from arena.results.store.check import RECOVER, check_database, check_file, storage_error
-from arena.results.store.create import SCHEMA_VERSION, SEAT_COLUMNS, create_database
-from arena.results.store.transaction import Transaction
 
-__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "change_note", "create_database", "rules_label"]
+__all__ = ["DB_NAME", "SCHEMA_VERSION", "Store", "StoreError", "Transaction", "change_note", "create_database",
+           "rules_label"]
 
 DB_NAME = "results.sqlite"
+SCHEMA_VERSION = 1
+
+_FAULT_COLUMNS = ", ".join(f"{kind} INTEGER NOT NULL" for kind in FAULT_KINDS)
+"""A seat's count of each fault kind, one column each."""
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY, plugin TEXT, version TEXT, code_hash TEXT);
+CREATE TABLE IF NOT EXISTS games (
+    idx INTEGER PRIMARY KEY, game_id TEXT UNIQUE NOT NULL, rules TEXT NOT NULL,
+    table_size INTEGER NOT NULL, seats TEXT NOT NULL, deal_seed INTEGER NOT NULL,
+    rotation INTEGER NOT NULL, loser INTEGER, draw INTEGER NOT NULL, reason TEXT NOT NULL,
+    record TEXT NOT NULL, finished_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    idx INTEGER NOT NULL REFERENCES games(idx), seat INTEGER NOT NULL, player TEXT NOT NULL,
+    rank INTEGER NOT NULL, penalty INTEGER NOT NULL,
+    {_FAULT_COLUMNS},
+    decisions INTEGER NOT NULL, cpu_ms_median REAL, cpu_ms_max REAL, wall_ms_median REAL, wall_ms_max REAL,
+    plays INTEGER, play_cpu_ms REAL,
+    PRIMARY KEY (idx, seat));
+CREATE TABLE IF NOT EXISTS faults (
+    idx INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, kind TEXT NOT NULL,
+    detail TEXT, event INTEGER);
+CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
+"""
+SEAT_COLUMNS = ("idx", "seat", "player", "rank", "penalty", *FAULT_KINDS, "decisions", "cpu_ms_median",
+                "cpu_ms_max", "wall_ms_median", "wall_ms_max", "plays", "play_cpu_ms")
+"""The seats table's columns; a database written before ``plays`` and ``play_cpu_ms`` lacks those two."""
 
 
 def _guarded(method):
@@ -320,3 +355,102 @@ def _rules_label(key: str) -> str:
     r = Rules.from_dict(rules)
     diff = r.differences()
     return r.name + "".join(f" {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(diff.items()))
+
+
+# ------------------------------------------------------------ a new database
+def create_database(path: Path, meta: dict[str, Any]) -> None:
+    """A new results database at ``path``: built whole as ``<path>.new-<pid>``, then linked into place.
+
+    The tables, the meta ``schema`` row and the ``meta`` rows given go in in
+    one transaction; the file appears under its real name only complete, so a
+    ``results.sqlite`` that is empty or lacks a table is damaged, never new.
+    If another process linked its database first, that one is kept.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot use {path.parent} for results ({exc.strerror or exc})") from None
+    tmp = path.with_name(f"{path.name}.new-{os.getpid()}")
+    _remove(tmp)
+    try:
+        _build(tmp, {"schema": SCHEMA_VERSION, **meta})
+        if tmp.with_name(tmp.name + "-wal").exists():  # its checkpoint failed: the file is not whole
+            raise StoreError(f"cannot write to {path.parent}: the new results database could not be completed "
+                             f"(is the disk full?)")
+        _link(tmp, path)
+    except sqlite3.Error as exc:
+        raise (storage_error(path, exc) or exc) from None
+    finally:
+        _remove(tmp)
+
+
+def _build(tmp: Path, meta: dict[str, Any]) -> None:
+    db = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        with Transaction(db):
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            for key, value in meta.items():
+                db.execute("INSERT INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+    finally:
+        db.close()
+
+
+def _link(tmp: Path, path: Path) -> None:
+    """``tmp`` under the name ``path``, never replacing a file already there."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EMLINK):
+            raise StoreError(f"cannot use {path.parent} for results ({exc.strerror or exc})") from None
+        if not path.exists():  # a file system without hard links
+            os.replace(tmp, path)
+
+
+def _remove(tmp: Path) -> None:
+    for name in (tmp.name, tmp.name + "-wal", tmp.name + "-shm", tmp.name + "-journal"):
+        try:
+            tmp.with_name(name).unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+# ------------------------------------------------------------ one write
+class Transaction:
+    """BEGIN IMMEDIATE ... COMMIT; ROLLBACK on an error, or when the COMMIT itself fails (a full disk).
+
+    Inside another one (a match stored with its hands) it is part of that one: the outer commits or rolls back.
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.outer = True
+
+    def __enter__(self):
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        if not self.outer:
+            return False
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return False
+            except sqlite3.Error:
+                self._rollback()
+                raise
+        self._rollback()
+        return False
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:  # SQLite may have rolled back already; the first error is the one to report
+                pass

@@ -23,8 +23,7 @@ from arena.game.match import MAX_HANDS
 from arena.game.seeds import match_hand_seed
 from arena.results.errors import StoreError
 from arena.results.store.check import storage_error
-from arena.results.store.database import Store, rules_label
-from arena.results.store.transaction import Transaction
+from arena.results.store.database import Store, Transaction, rules_label
 
 HAND_STRIDE = 1000
 """Hand ``h`` of the match at schedule index ``i`` is game ``i * HAND_STRIDE + h`` (h < MAX_HANDS)."""
