@@ -25,8 +25,8 @@ from arena.game.errors import CardError
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
-from arena.game.follow import GameSeat
-from arena.game.public_tracker import PublicTracker
+from arena.game.knowledge import SeatKnowledge
+from arena.game.public_knowledge import PublicKnowledge
 from arena.game.status import Status
 
 
@@ -61,9 +61,9 @@ class InProcessClient:
 
     It takes its events as event dicts or, from :func:`play_game`, as the
     game's own tuples (:class:`arena.game.events.SeatEvents`), which its
-    :class:`~arena.game.follow.GameSeat` reads without the dicts; the public
+    :class:`~arena.game.knowledge.SeatKnowledge` reads without the dicts; the public
     events are taken in once for all such seats of a game, by the
-    :class:`~arena.game.public_tracker.PublicTracker` the referee hands them.
+    :class:`~arena.game.public_knowledge.PublicKnowledge` the referee hands them.
     (A subclass gets the dicts: it may pass its events on, e.g. to a sandboxed
     client.)
 
@@ -78,7 +78,7 @@ class InProcessClient:
         self.spec = spec
         self.name = spec.name
         self.bot = None
-        self.tracker: GameSeat | None = None
+        self.knowledge: SeatKnowledge | None = None
         self._output = _Capture(OutputLog())
         self._last_output = ""
         self._swap = False
@@ -86,23 +86,23 @@ class InProcessClient:
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self._output = _Capture(OutputLog())
         self._swap = threading.current_thread() is threading.main_thread()  # a game stays on its thread
-        self.tracker = GameSeat(seat, players, rules)
-        self.tracker.feed_many(events)
+        self.knowledge = SeatKnowledge(seat, players, rules)
+        self.knowledge.feed_many(events)
         return self._call(self._create_and_start, seed)
 
     def _create_and_start(self, seed: int):
         self.bot = self.spec.create(seed=seed)
-        self.bot.new_game(self.tracker.view())
+        self.bot.new_game(self.knowledge.view())
 
     def decide(self, events, legal, decision) -> Reply:
-        tracker, bot = self.tracker, self.bot
-        tracker.feed_many(events)
+        knowledge, bot = self.knowledge, self.bot
+        knowledge.feed_many(events)
         if bot is None:
             return Reply(Status.CRASH, detail="the bot could not be created")
-        return self._call(bot.act, tracker.view(legal, decision, None))
+        return self._call(bot.act, knowledge.view(legal, decision, None))
 
     def finish(self, events, result) -> None:
-        self.tracker.feed_many(events)
+        self.knowledge.feed_many(events)
         if self.bot is not None:
             self._call(self.bot.end_game, result, "end_game ")
         self._last_output = self._output.log.text()
@@ -240,7 +240,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     sent = [0] * len(clients)
     tuples = [type(c) is InProcessClient and match is None for c in clients]  # a match hand: dicts (its event)
     compact = [getattr(c, "takes_compact", False) for c in clients]  # sandboxed: events.for_seat_compact
-    public = PublicTracker(game) if any(tuples) else None  # the public events taken in once for those seats
+    public = PublicKnowledge(game) if any(tuples) else None  # the public events taken in once for those seats
 
     def new_events(seat: int):
         start = sent[seat]

@@ -26,7 +26,8 @@ from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
 from arena.game.tables import SUIT_CARDS, hand_texts, legal_tuple
-from arena.game.views import PlayerView, view_from_events
+from arena.game.knowledge import view_from_events
+from arena.game.views import PlayerView
 
 _PLAY = ev.PLAY
 _SHIFT = (0, 13, 26, 39)            # a suit's first bit in a one-pack hand
@@ -241,7 +242,7 @@ class Game:
         """What ``seat`` may know now, as a :class:`arena.game.views.PlayerView`.
 
         Built from the seat's events each call; a caller asking at every decision
-        keeps its own :class:`arena.game.views.SeatTracker` fed with
+        keeps its own :class:`arena.game.knowledge.SeatKnowledge` fed with
         :meth:`seat_events` instead (as the referee does).
         """
         mine = self.current == seat

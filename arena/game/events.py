@@ -104,7 +104,7 @@ def for_seat(game, seat: int, start: int = 0) -> list[dict]:
 
 AS_TUPLES = frozenset({PLAY, CLEAN, PICKUP, TRUMP, OUT})
 """The events a compact batch (:func:`for_seat_compact`) carries as the engine's own tuples: public,
-the same for every seat, and what :func:`arena.game.public_tracker.take_in_public` reads."""
+the same for every seat, and what :func:`arena.game.knowledge.take_in_public` reads."""
 
 
 def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
@@ -115,7 +115,7 @@ def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
     from the other), and the same object for every seat. Every other event is
     ``(kind, its dict as seat may see it)``: the deal, draws and takes show other
     seats' cards to no one but whom :func:`for_seat` shows them to.
-    :class:`arena.game.follow.FramedSeat` takes a batch in, as decoded from JSON.
+    A framed :class:`arena.game.knowledge.SeatKnowledge` takes a batch in, as decoded from JSON.
     """
     kinds, table = AS_TUPLES, _JSON
     return [e if e[0] in kinds else (e[0], table[e[0]](game, e, seat)) for e in game.events[start:]]
@@ -139,8 +139,8 @@ class SeatEvents(NamedTuple):
     """A game's events ``start`` to ``stop`` for ``seat``, kept as the engine's tuples.
 
     A sandboxed seat gets them as :func:`for_seat` gives them; an in-process seat
-    (:class:`arena.game.follow.GameSeat`) reads the tuples and skips the dicts.
-    ``public``: the game's :class:`arena.game.public_tracker.PublicTracker`, when
+    (:class:`arena.game.knowledge.SeatKnowledge`) reads the tuples and skips the dicts.
+    ``public``: the game's :class:`arena.game.public_knowledge.PublicKnowledge`, when
     the seats share one (it takes the public events in once for all of them).
     A NamedTuple: the referee makes one at every decision.
     """

@@ -1,30 +1,28 @@
-"""What one seat may know: :class:`PlayerView`, rebuilt from that seat's events.
+"""What one seat may know at a decision: :class:`PlayerView`, and the snapshot views are made from.
 
-A :class:`SeatTracker` consumes the events one seat is shown (see
-:func:`arena.game.events.for_seat`) and keeps what a player with perfect memory
-would know. The engine builds views this way and so does a sandboxed bot's
-host process, from the same events, so both see exactly the same thing.
+A seat's knowledge is kept by :class:`arena.game.knowledge.SeatKnowledge`, fed
+the events that seat is shown. At a decision it takes a :class:`Snapshot` of
+itself (named fields: what the seat knows at that moment), and the view's
+fields are made from the snapshot by :data:`FIELDS`, one function a field:
+all at once (:func:`eager_view`), or each when first read (:class:`LazyView`,
+what in-process and sandboxed seats hand their bots). Either way the fields
+are the same, so the engine, the referee's in-process seats and a sandboxed
+bot's host see exactly the same view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
-from arena.game.cards import (ACE_OF_SPADES, BIT, CARDS, DECK_MASK, SUIT_MASK, SUIT_OF, SUITS, Card, cards_of, mask_of,
-                              parse_card)
+from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, DECK_MASK, Card, cards_of
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.rulings import STEP, TAKES
 from arena.game.tables import held_order
 
-_SUIT = {s: i for i, s in enumerate(SUITS)}
-
-
-def _suits_in(mask: int) -> int:
-    """A 4-bit set of the suits present in a card mask."""
-    c, d, h, s = SUIT_MASK
-    return (mask & c != 0) | (mask & d != 0) << 1 | (mask & h != 0) << 2 | (mask & s != 0) << 3
+_AS = BIT[ACE_OF_SPADES]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,241 +123,179 @@ class PlayerView:
         return tuple(c for c in sorted(self.hand, key=lambda c: (c.rank, c.copy)) if c.suit == suit)
 
 
-class SeatTracker:
-    """Keeps one seat's knowledge up to date from the events it is shown.
+class Snapshot(NamedTuple):
+    """What a seat knew at one moment, as :meth:`arena.game.knowledge.SeatKnowledge.snapshot` took it: the
+    view's facts under the view's names, as the knowledge keeps them (card ids and masks; None for "none")."""
 
-    Each event is O(1) work: the handlers ``_on_<type>`` read an event dict and
-    call the ``_<type>`` methods on card ids, which
-    :class:`arena.game.follow.GameSeat` calls straight from the engine's event
-    tuples (in-process, no dicts).
-    """
+    knowledge: Any            # the SeatKnowledge it was taken from (its seat, table size, rules, history, match)
+    hand_mask: int | None     # None while the seat shares public knowledge: then known_masks and dealt give it
+    trick: tuple              # (seat, card id) each, in play order
+    hand_sizes: tuple
+    out: tuple
+    taken: int                # how many events the seat had taken in: its history's length
+    time_left: float | None
+    first_trick: bool
+    active: tuple
+    seen_mask: int            # while shared: what everyone has seen (the seat's dealt cards not included)
+    known_masks: tuple        # the seat's own entry: its picked-up cards only (the view's is its hand)
+    void_masks: tuple
+    pile_mask: int
+    hidden_draws: tuple
+    lead_from: int | None     # the last trick's winner, or a position's leader: leads next if still in
+    as_holder: int | None     # before trick 1: the seat publicly known to hold the ace of spades
+    decision: str | None
+    dealt: int                # while shared: the seat's dealt cards (0 otherwise)
 
-    def __init__(self, seat: int, players: int, rules: Rules) -> None:
-        self.seat, self.players, self.rules = seat, players, rules
-        self.hand = 0
-        self.sizes = [0] * players
-        self.active = [True] * players
-        self.out: list[int] = []
-        self.trick: list[tuple[int, int]] = []
-        self.led = -1
-        self.trump = -1
-        self.first_trick = True
-        self.seen = 0
-        self.known = [0] * players
-        self.voids = [0] * players
-        self.pile = 0
-        self.hidden = [0] * players
-        self.history: list[dict] = []
-        self.seen_events = 0
-        self.lead_from = -1     # the last trick's winner (or a position's leader): who leads next, if still in
-        self.as_holder = -1     # before trick 1: the seat publicly known to hold AS (the first asked, take_order="leader")
-        self.match: MatchView | None = None
-
-    def feed_many(self, events) -> None:
-        for e in events:
-            self.feed(e)
-
-    def feed(self, e: dict) -> None:
-        """Take in one event (a dict as produced by :func:`arena.game.events.for_seat`)."""
-        self.seen_events += 1
-        self.history.append(e)
-        handler = _HANDLERS.get(e["type"])
-        if handler is not None:
-            handler(self, e)
-
-    # ------------------------------------------------------------- handlers
-    def _on_deal(self, e: dict) -> None:
-        self.hand = mask_of(map(parse_card, e["hand"]))
-        self.sizes = list(e["sizes"])
-        self.seen |= self.hand
-        for s in e.get("out", ()):
-            self.active[s] = False
-            self.out.append(s)
-        self.pile = mask_of(map(parse_card, e.get("discard", ())))
-        self.seen |= self.pile
-        if e.get("trump"):
-            self.trump = _SUIT[e["trump"]]
-        if e.get("first_trick_done"):
-            self.first_trick = False
-        if e.get("drawn"):
-            self.pile &= ~BIT[parse_card(e["drawn"])]
-        self.lead_from = e.get("leader", -1)
-        if self.first_trick:
-            self.as_holder = self.lead_from   # a position before trick 1: its leader holds AS
-
-    def _on_play(self, e: dict) -> None:
-        self._play(e["seat"], parse_card(e["card"]))
-
-    def _play(self, s: int, c: int) -> None:
-        bit = BIT[c]
-        self.sizes[s] -= 1
-        self.seen |= bit
-        if s == self.seat:
-            self.hand &= ~bit
-        known = self.known
-        if known[s] & bit:
-            known[s] &= ~bit
-        if self.pile & bit:
-            self.pile &= ~bit
-            self.hidden[s] = max(0, self.hidden[s] - 1)
-        trick = self.trick
-        if trick:
-            suit = SUIT_OF[c]
-            if suit != self.led:
-                self._infer_void(s, suit)
-        else:
-            self.led = SUIT_OF[c]
-        trick.append((s, c))
-
-    def _infer_void(self, s: int, suit: int) -> None:
-        if suit == self.led:
-            return
-        self.voids[s] |= 1 << self.led
-        if self.trump >= 0 and suit != self.trump:
-            self.voids[s] |= 1 << self.trump
-
-    def _on_trump(self, e: dict) -> None:
-        self._trump(_SUIT[e["suit"]])
-
-    def _trump(self, suit: int) -> None:
-        self.trump = suit
-        s, c = self.trick[-1]
-        self.voids[s] &= ~(1 << SUIT_OF[c])
-
-    def _end_trick(self) -> None:
-        self.trick = []
-        self.led = -1
-        self.first_trick = False
-
-    def _on_clean(self, e: dict) -> None:
-        self._clean(e["seat"], map(parse_card, e["cards"]))
-
-    def _clean(self, winner: int, cards) -> None:
-        self.pile |= mask_of(cards)
-        self.lead_from = winner
-        self._end_trick()
-
-    def _on_pickup(self, e: dict) -> None:
-        self._pickup(e["seat"], tuple(map(parse_card, e["cards"])))
-
-    def _pickup(self, s: int, cards: tuple) -> None:
-        m = mask_of(cards)
-        self.sizes[s] += len(cards)
-        self.known[s] |= m
-        self.voids[s] &= ~_suits_in(m)
-        if s == self.seat:
-            self.hand |= m
-        self.lead_from = s
-        self._end_trick()
-
-    def _on_draw(self, e: dict) -> None:
-        s, source = e["seat"], e["from"]
-        self.sizes[s] += 1
-        if source != "pile":
-            self.sizes[source] -= 1
-        if e["card"] is None:
-            self.hidden[s] += 1
-            self.voids[s] = 0
-            if source != "pile":
-                self.known[source] = 0
-            return
-        bit = BIT[parse_card(e["card"])]
-        self.seen |= bit
-        self.pile &= ~bit
-        self.known[s] |= bit
-        self.voids[s] &= ~_suits_in(bit)
-        if source != "pile":
-            self.known[source] &= ~bit
-        if s == self.seat:
-            self.hand |= bit
-        elif source == self.seat:
-            self.hand &= ~bit
-
-    def _on_take(self, e: dict) -> None:
-        if self.first_trick and self.as_holder < 0 and self.rules.take_order == "leader":
-            self.as_holder = e["seat"]     # before trick 1 the AS holder is asked first
-        if not e["take"]:
-            return
-        s, t = e["seat"], e["from"]
-        if t == self.as_holder:
-            self.as_holder = s
-        self.sizes[s] += e["count"]
-        self.sizes[t] = 0
-        self.known[s] |= self.known[t]
-        self.voids[s] &= self.voids[t]
-        self.hidden[s] += self.hidden[t]
-        self.known[t] = self.hidden[t] = 0
-        if "cards" in e:
-            m = mask_of(map(parse_card, e["cards"]))
-            self.seen |= m
-            self.known[s] |= m
-            if s == self.seat:
-                self.hand |= m
-        if t == self.seat:
-            self.hand = 0
-
-    def _on_match(self, e: dict) -> None:
-        self.match = MatchView.from_event(e)
-
-    def _on_out(self, e: dict) -> None:
-        self._out(e["seat"])
-
-    def _out(self, s: int) -> None:
-        self.active[s] = False
-        self.out.append(s)
-
-    # ------------------------------------------------------------------ view
-    def view(self, legal=(), decision: str | None = None, time_left: float | None = None) -> PlayerView:
-        known = list(self.known)
-        known[self.seat] = self.hand
-        return PlayerView(
-            seat=self.seat, players=self.players, rules=self.rules,
-            hand=held_order(self.hand), legal=tuple(legal), decision=decision,
-            trick=tuple((s, CARDS[c]) for s, c in self.trick),
-            led_suit=self.led if self.led >= 0 else None,
-            trump=self.trump if self.trump >= 0 else None,
-            hand_sizes=tuple(self.sizes), out=tuple(self.out), history=tuple(self.history),
-            time_left=time_left, first_trick=self.first_trick, active=tuple(self.active),
-            seen_mask=self.seen, known_masks=tuple(known), void_masks=tuple(self.voids),
-            pile_mask=self.pile, hidden_draws=tuple(self.hidden), next_leader=self._next_leader(decision),
-            match=self.match,
-        )
-
-    def _next_leader(self, decision: str | None) -> int | None:
-        """Who leads the next trick as this seat can tell (:func:`next_leader`)."""
-        return next_leader(self, self.seat, self.hand, decision)
+    def hand(self) -> int:
+        """The seat's hand, a mask: kept, or (shared) its picked-up cards and the dealt ones nobody has seen."""
+        if self.hand_mask is not None:
+            return self.hand_mask
+        return self.known_masks[self.knowledge.seat] | (self.dealt & ~self.seen_mask)
 
 
-def next_leader(t: SeatTracker, seat: int, hand: int, decision: str | None) -> int | None:
-    """Who leads the next trick as ``seat`` (holding ``hand``) can tell from what ``t`` keeps
-    (None mid-trick or when it cannot know)."""
-    if t.trick:
+def leads_next(seat: int, hand: int, decision: str | None, trick, first_trick: bool, as_holder: int | None,
+               active, lead_from: int | None, players: int, step: int) -> int | None:
+    """Who leads the next trick as ``seat`` (holding ``hand``, at ``decision``) can tell, from what it knows
+    (None mid-trick or when it cannot know). ``step``: +1 clockwise, -1 anticlockwise.
+    :meth:`arena.game.knowledge.SeatKnowledge.next_leader` asks it of a seat's knowledge, a view's
+    ``next_leader`` of its snapshot."""
+    if trick:
         return None
     if decision == "play":
         return seat
-    if t.first_trick:              # asking before trick 1: whoever holds AS leads it
-        if hand & BIT[ACE_OF_SPADES]:
+    if first_trick:              # asking before trick 1: whoever holds AS leads it
+        if hand & _AS:
             return seat
-        return t.as_holder if t.as_holder >= 0 and t.active[t.as_holder] else None
-    if t.lead_from < 0:
+        return as_holder if as_holder is not None and active[as_holder] else None
+    if lead_from is None:
         return None
-    s, step = t.lead_from, 1 if t.rules.direction == "clockwise" else -1
-    while not t.active[s]:
-        s = (s + step) % t.players
-        if s == t.lead_from:
+    s = lead_from
+    while not active[s]:
+        s = (s + step) % players
+        if s == lead_from:
             return None
     return s
 
 
-_HANDLERS = {name[4:]: getattr(SeatTracker, name) for name in dir(SeatTracker) if name.startswith("_on_")}
-"""Event type -> the tracker's handler (``_on_play`` for ``play``, ...); other types are only kept."""
+def _get(name: str) -> itemgetter:
+    """A snapshot's field, read as fast as a tuple's item."""
+    return itemgetter(Snapshot._fields.index(name))
 
 
-def view_from_events(seat: int, players: int, rules: Rules | dict[str, Any], events, legal=(),
-                     decision=None, time_left=None) -> PlayerView:
-    """Rebuild a view from a seat's events (what a sandboxed bot's host does)."""
-    if isinstance(rules, dict):
-        rules = Rules.from_dict(rules)
-    tracker = SeatTracker(seat, players, rules)
-    tracker.feed_many(events)
-    return tracker.view(legal, decision, time_left)
+def _known(s: Snapshot) -> tuple[int, ...]:
+    known = list(s.known_masks)
+    known[s.knowledge.seat] = s.hand()
+    return tuple(known)
+
+
+def _next_leader(s: Snapshot) -> int | None:
+    k = s.knowledge
+    return leads_next(k.seat, s.hand(), s.decision, s.trick, s.first_trick, s.as_holder, s.active, s.lead_from,
+                      k.players, k.step)
+
+
+FIELDS = {
+    "players": lambda s: s.knowledge.players,
+    "rules": lambda s: s.knowledge.rules,
+    "hand": lambda s: held_order(s.hand()),
+    "trick": lambda s: tuple((seat, CARDS[c]) for seat, c in s.trick),
+    "hand_sizes": _get("hand_sizes"),
+    "out": _get("out"),
+    "history": lambda s: s.knowledge.history_upto(s.taken),
+    "time_left": _get("time_left"),
+    "first_trick": _get("first_trick"),
+    "active": _get("active"),
+    "seen_mask": lambda s: s.seen_mask | s.dealt,   # (shared: the public cards seen and the seat's dealt ones)
+    "known_masks": _known,
+    "void_masks": _get("void_masks"),
+    "pile_mask": _get("pile_mask"),
+    "hidden_draws": _get("hidden_draws"),
+    "next_leader": _next_leader,
+    "match": lambda s: s.knowledge.match,
+}
+"""How each field of a view, but those set when it is made (:data:`EAGER`), comes from its :class:`Snapshot`."""
+
+EAGER = ("seat", "legal", "decision", "led_suit", "trump")
+"""The fields a view is made with (cheap, and read by nearly every bot): the seat, what it may do and how the
+trick stands."""
+
+
+def eager_view(snapshot: Snapshot, legal: tuple, led_suit: int | None, trump: int | None) -> PlayerView:
+    """The view of ``snapshot`` with every field made at once (what a lazy view equals)."""
+    made = {name: make(snapshot) for name, make in FIELDS.items()}
+    return PlayerView(seat=snapshot.knowledge.seat, legal=legal, decision=snapshot.decision, led_suit=led_suit,
+                      trump=trump, **made)
+
+
+class Pending(NamedTuple):
+    """An unread view's stand-in for its snapshot, while its seat has not yet taken its events in
+    (:meth:`arena.game.knowledge.SeatKnowledge.view` of a framed seat): where its events end."""
+
+    knowledge: Any
+    upto: int
+    time_left: float | None
+    decision: str | None
+
+
+class _Field:
+    """A field of a lazy view, kept in the view's ``__dict__``, where a read finds it first (a
+    descriptor without ``__set__``, shadowing PlayerView's slot of that name). A lazy field is not
+    there until first read: then it is made from the view's snapshot and kept (as
+    ``functools.cached_property`` does, without its lock)."""
+
+    __slots__ = ("name", "make")
+
+    def __init__(self, name: str, make) -> None:
+        self.name, self.make = name, make
+
+    def __get__(self, view, owner=None):
+        if view is None:
+            return self
+        fields = view.__dict__
+        snapshot = fields["_snapshot"]
+        if type(snapshot) is Pending:     # its seat takes its events in up to the view's point first
+            snapshot.knowledge.settle(view)
+            if self.name in fields:   # led_suit and trump, set on the way
+                return fields[self.name]
+            snapshot = fields["_snapshot"]
+        if self.make is None:    # an eager field is always there
+            raise AttributeError(f"'PlayerView' object has no attribute {self.name!r}")
+        value = fields[self.name] = self.make(snapshot)
+        return value
+
+
+class LazyView(PlayerView):
+    """A :class:`PlayerView` whose fields are made when first read (then kept), from a :class:`Snapshot`
+    (or, until its seat has taken its events in, a :class:`Pending`).
+
+    Equal to the eagerly made view with the same fields; ``repr`` and pickling
+    give the plain :class:`PlayerView`; ``dataclasses.replace`` and ``asdict``
+    see the fields alone. Its fields live in its ``__dict__`` (which
+    ``__setattr__``, frozen, never writes), read through :class:`_Field`
+    descriptors over PlayerView's slots.
+    """
+
+    __slots__ = ("__dict__",)
+
+    def __eq__(self, other):
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in PlayerView.__dataclass_fields__)
+
+    __hash__ = PlayerView.__hash__
+
+    def _eager(self) -> PlayerView:
+        return PlayerView(*(getattr(self, f) for f in PlayerView.__dataclass_fields__))
+
+    def __repr__(self) -> str:
+        return repr(self._eager())
+
+    def __reduce__(self):
+        return self._eager().__reduce__()
+
+
+if set(FIELDS) | set(EAGER) != set(PlayerView.__dataclass_fields__):
+    raise TypeError(f"expected every PlayerView field made at once or from the snapshot, got {sorted(FIELDS)} "
+                    f"and {EAGER}")
+for _name in PlayerView.__dataclass_fields__:
+    setattr(LazyView, _name, _Field(_name, FIELDS.get(_name)))

@@ -20,7 +20,7 @@ from arena.bots.reply import Reply
 from arena.game.errors import ArenaError
 from arena.game.rules import PRESETS, Presets
 from arena.game.seeds import Secret, check_case_seed, check_repeat_seed
-from arena.game.views import SeatTracker
+from arena.game.knowledge import SeatKnowledge
 from arena.plugins import checks
 from arena.plugins.checks import CHECKS, Case, CheckReport, CheckRow, Decision, Run
 from arena.plugins.errors import CheckError
@@ -73,7 +73,7 @@ class _Watch:
     decisions: list[Decision] = field(default_factory=list)
     begins: list[tuple[Case, Reply]] = field(default_factory=list)
     case: Case | None = None
-    tracker: SeatTracker | None = None
+    knowledge: SeatKnowledge | None = None
     count: int = 0
     ready_ms: float | None = None
     peak_mb: float | None = None
@@ -83,8 +83,8 @@ class _Watch:
         return self.inner.name
 
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
-        self.tracker = SeatTracker(seat, players, rules)
-        self.tracker.feed_many(events)
+        self.knowledge = SeatKnowledge(seat, players, rules)
+        self.knowledge.feed_many(events)
         self.count = 0
         reply = self.inner.begin(seat, players, rules, seed, events, deal=deal)
         if self.ready_ms is None:
@@ -99,8 +99,8 @@ class _Watch:
             self.peak_mb = max(self.peak_mb or 0.0, peak)
 
     def decide(self, events, legal, decision) -> Reply:
-        self.tracker.feed_many(events)
-        view = self.tracker.view(legal, decision, None)
+        self.knowledge.feed_many(events)
+        view = self.knowledge.view(legal, decision, None)
         reply = self.inner.decide(events, legal, decision)
         status, action, detail = check_reply(reply, legal, decision)
         must_trump = (decision == "play" and view.trump is not None and view.led_suit is not None

@@ -5,7 +5,7 @@
 it (``Game.deal(rules, players, seed, dealer)``: the same seed, the same
 cards as a tournament game with that deal seed; or ``hands`` as given, as a
 deal book's), and one
-:class:`~arena.game.follow.GameSeat` per seat fed that seat's events, as the
+:class:`~arena.game.knowledge.SeatKnowledge` per seat fed that seat's events, as the
 referee feeds an in-process bot. A seat's :class:`~arena.game.views.PlayerView`
 therefore holds what a bot in that seat is shown and nothing more; the
 observations (:mod:`arena.rl.encoding`) are made from it.
@@ -20,7 +20,7 @@ from typing import Any
 from arena.game import events as ev
 from arena.game.cards import CARDS
 from arena.game.engine import Game
-from arena.game.follow import GameSeat
+from arena.game.knowledge import SeatKnowledge
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.game.state import TAKE as TAKE_DECISION
 from arena.game.views import PlayerView
@@ -46,8 +46,9 @@ def check_illegal(illegal: str) -> bool:
 
 
 class Facts:
-    """The fields of a seat's :class:`PlayerView` the encoding reads, under the view's names (and its
-    ``winning``), read from the seat's tracker: :meth:`Table.facts`. Valid until the next step."""
+    """The fields of a seat's :class:`PlayerView` the encoding reads (and its ``winning``), taken from the
+    seat's :class:`~arena.game.knowledge.SeatKnowledge` under the same names: :meth:`Table.facts`. Valid until
+    the next step."""
 
     __slots__ = ("seat", "players", "rules", "known_masks", "trick", "seen_mask", "pile_mask", "hand_sizes",
                  "hidden_draws", "void_masks", "active", "out", "decision", "legal", "led_suit", "trump",
@@ -76,7 +77,7 @@ class Table:
 
     def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0, hands=None) -> None:
         self.game = Game.deal(rules, players, seed, dealer, hands)
-        self.seats = [GameSeat(s, players, rules) for s in range(players)]
+        self.seats = [SeatKnowledge(s, players, rules) for s in range(players)]
         self._sent = [0] * players
 
     @property
@@ -100,27 +101,26 @@ class Table:
         return self.seats[seat].view()
 
     def facts(self, seat: int) -> Facts:
-        """What :func:`arena.rl.encoding.parts` reads of ``seat``'s view, taken from the same tracker
+        """What :func:`arena.rl.encoding.parts` reads of ``seat``'s view, taken from the same knowledge
         without making the view (a batch's fast path; equal to the view's fields)."""
-        game, tracker = self.game, self.seats[seat]
+        game, k = self.game, self.seats[seat]
         stop = len(game.events)
         if self._sent[seat] < stop:
-            tracker.feed_many(ev.SeatEvents(game, seat, self._sent[seat], stop))
+            k.feed_many(ev.SeatEvents(game, seat, self._sent[seat], stop))
             self._sent[seat] = stop
         f = Facts()
         mine = seat == game.state.cur
         f.decision = game.state.decision if mine else None
         f.legal = game.legal_actions() if mine else ()
-        f.seat, f.players, f.rules = seat, tracker.players, tracker.rules
-        known = list(tracker.known)
-        known[seat] = tracker.hand
-        f.known_masks, f.seen_mask, f.pile_mask = known, tracker.seen, tracker.pile
-        f.trick = [(s, CARDS[c]) for s, c in tracker.trick]
-        f.hand_sizes, f.hidden_draws, f.void_masks = tracker.sizes, tracker.hidden, tracker.voids
-        f.active, f.out, f.first_trick = tracker.active, tracker.out, tracker.first_trick
-        f.led_suit = tracker.led if tracker.led >= 0 else None
-        f.trump = tracker.trump if tracker.trump >= 0 else None
-        f.next_leader = tracker._next_leader(f.decision)  # what GameSeat.view sets (a SeatTracker method)
+        f.seat, f.players, f.rules = seat, k.players, k.rules
+        known = list(k.known_masks)
+        known[seat] = k.hand_mask
+        f.known_masks, f.seen_mask, f.pile_mask = known, k.seen_mask, k.pile_mask
+        f.trick = [(s, CARDS[c]) for s, c in k.trick]
+        f.hand_sizes, f.hidden_draws, f.void_masks = k.hand_sizes, k.hidden_draws, k.void_masks
+        f.active, f.out, f.first_trick = k.active, k.out, k.first_trick
+        f.led_suit, f.trump = k.led_suit, k.trump
+        f.next_leader = k.next_leader(f.decision)
         return f
 
     def step(self, action, fault: bool = False) -> None:

@@ -79,7 +79,7 @@ class SandboxClient:
     takes_compact = True
     """The referee hands it compact batches (:func:`arena.game.events.for_seat_compact`) and, at a
     decision, the led suit and the trump (``table``: a bot reading only those and ``legal`` needs no
-    tracking), sent on to the host's ``FramedSeat`` (a wrapping client's dicts: ``as_compact``)."""
+    tracking), sent on to the host's framed ``SeatKnowledge`` (a wrapping client's dicts: ``as_compact``)."""
 
     def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:

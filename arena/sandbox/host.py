@@ -17,8 +17,8 @@ interpreter, before any game exists. In order, it:
      answers ``{"ok": {"ends": E}}``, E whether the bot has an ``end_game`` of
      its own (:func:`ends`);
    - ``decide``: new events, the legal actions, the decision kind, the time
-     left and (from the referee) the led suit and the trump: the seat's tracker
-     (a :class:`~arena.game.follow.FramedSeat`) keeps the new events
+     left and (from the referee) the led suit and the trump: the seat's knowledge
+     (a framed :class:`~arena.game.knowledge.SeatKnowledge`) keeps the new events
      (compact: :func:`arena.game.events.for_seat_compact`) and hands the bot a
      lazy view (each field worked out when the bot first reads it, the events
      taken in only then, equal to the view rebuilt from the seat's events),
@@ -53,7 +53,7 @@ from arena.game.cards import CARDS
 from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.status import Status
-from arena.game.follow import FramedSeat
+from arena.game.knowledge import SeatKnowledge
 from arena.sandbox import linux, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
 
@@ -111,7 +111,7 @@ class Host:
         self.reply, self.parent = reply_fd, parent
         self.factory = None
         self.bot = None
-        self.tracker: FramedSeat | None = None
+        self.knowledge: SeatKnowledge | None = None
         self._rules: tuple[dict, Rules] | None = None
 
     def send(self, obj) -> None:
@@ -164,27 +164,27 @@ class Host:
     def game(self, m: dict) -> dict:
         """A new game: a fresh bot with the seed, fed the seat's events so far."""
         self.bot = None
-        self.tracker = FramedSeat(m["seat"], m["players"], self.rules(m["rules"]))
-        self.tracker.feed_many(m["events"])
+        self.knowledge = SeatKnowledge(m["seat"], m["players"], self.rules(m["rules"]), framed=True)
+        self.knowledge.feed_many(m["events"])
         bot = self.factory(seed=m["seed"])
         if not callable(getattr(bot, "act", None)):
             raise TypeError(f"the factory returned {type(bot).__name__}, expected an arena.Bot")
         self.bot = bot
-        bot.new_game(self.tracker.view())
+        bot.new_game(self.knowledge.view())
         return {"ok": {"ends": ends(bot)}}
 
     def decide(self, m: dict) -> dict:
-        self.tracker.feed_many(m["events"])
+        self.knowledge.feed_many(m["events"])
         legal = m["legal"]
         if m["decision"] == "play":
             legal = [CARDS[c] for c in legal]
-        view = self.tracker.view(legal, m["decision"], m.get("time_left"), m.get("table"))
+        view = self.knowledge.view(legal, m["decision"], m.get("time_left"), m.get("table"))
         if self.bot is None:
             raise RuntimeError("no bot: its game never started")
         return {"action": self.bot.act(view)}
 
     def finish(self, m: dict) -> dict:
-        self.tracker.feed_many(m["events"])
+        self.knowledge.feed_many(m["events"])
         try:
             if self.bot is not None and m.get("result") is not None:
                 self.bot.end_game(Result.from_dict(m["result"]))

@@ -12,7 +12,7 @@ from arena.game.errors import ReplayError
 from arena.game.match import MatchRules, MatchView
 from arena.game.match_record import replay_match
 from arena.game.seeds import match_hand_seed
-from arena.game.views import view_from_events
+from arena.game.knowledge import view_from_events
 from arena.plugins.registry import load
 
 REGISTRY = load(autoload=False)

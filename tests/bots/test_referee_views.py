@@ -7,7 +7,7 @@ from arena import Game, Rules
 from arena.bots.referee import InProcessClient, play_game
 from arena.plugins.registry import load
 from arena.game.events import AS_TUPLES, from_compact
-from arena.game.follow import FramedSeat
+from arena.game.knowledge import SeatKnowledge
 
 REGISTRY = load(autoload=False)
 
@@ -33,7 +33,7 @@ def test_tuple_fed_and_dict_fed_clients_play_the_same_records():
 
 
 class CompactClient(DictClient):
-    """A client that takes compact batches, as the sandboxed one does: its seat is a FramedSeat fed
+    """A client that takes compact batches, as the sandboxed one does: its seat is a framed SeatKnowledge fed
     each batch as the host gets it, through JSON."""
 
     takes_compact = True
@@ -46,16 +46,16 @@ class CompactClient(DictClient):
     def begin(self, seat, players, rules, seed, events, deal=None):
         self.got = list(events)
         reply = super().begin(seat, players, rules, seed, [], deal)
-        self.tracker = FramedSeat(seat, players, rules)
-        self.tracker.feed_many(orjson.loads(orjson.dumps(events)))
+        self.knowledge = SeatKnowledge(seat, players, rules, framed=True)
+        self.knowledge.feed_many(orjson.loads(orjson.dumps(events)))
         return reply
 
     def decide(self, events, legal, decision, table=None):
         """As the host decides: the view made with the referee's table (led suit, trump)."""
         self.got.extend(events)
         self.tables.append(table)
-        self.tracker.feed_many(orjson.loads(orjson.dumps(events)))
-        return self._call(self.bot.act, self.tracker.view(legal, decision, None, orjson.loads(orjson.dumps(table))))
+        self.knowledge.feed_many(orjson.loads(orjson.dumps(events)))
+        return self._call(self.bot.act, self.knowledge.view(legal, decision, None, orjson.loads(orjson.dumps(table))))
 
     def finish(self, events, result):
         self.got.extend(events)

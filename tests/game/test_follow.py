@@ -1,4 +1,5 @@
-"""GameSeat and its lazy views: the same PlayerView as one rebuilt from scratch, at every decision."""
+"""A seat's knowledge, fed three ways, and its lazy views: the same PlayerView as one rebuilt from scratch,
+at every decision."""
 
 import dataclasses
 import pickle
@@ -10,9 +11,9 @@ from support.compact import from_dict
 
 from arena import PRESETS, Game, PlayerView, Rules
 from arena.game import events as ev
-from arena.game.follow import FramedSeat, GameSeat, LazyView
-from arena.game.public_tracker import PublicTracker
-from arena.game.views import view_from_events
+from arena.game.knowledge import SeatKnowledge, view_from_events
+from arena.game.public_knowledge import PublicKnowledge
+from arena.game.views import LazyView, Pending, Snapshot
 
 FIELDS = tuple(PlayerView.__dataclass_fields__)
 VARIANTS = [Rules.preset(p) for p in sorted(PRESETS)] + [
@@ -25,20 +26,20 @@ def play_following(rules: Rules, players: int, seed: int, shared: bool | str = F
     """Play one random game (with some faults); at each decision pair the followed seat's lazy view
     with the view rebuilt from scratch from the seat's event dicts. Fields of the lazy view are read
     in a random order, some at once, the rest only after the game is over. ``shared``: the seats
-    share a public tracker (as the referee's in-process seats do); ``"framed"``: each seat is a
-    FramedSeat fed compact batches through JSON (as the sandbox's host is); ``"framed-dicts"``:
-    a FramedSeat fed event dicts through JSON, its views made without a table."""
+    share a public knowledge (as the referee's in-process seats do); ``"framed"``: each seat is
+    framed, fed compact batches through JSON (as the sandbox's host is); ``"framed-dicts"``:
+    framed, fed event dicts through JSON, its views made without a table."""
     game = Game.deal(rules, players, seed, dealer=seed % players)
     rng = random.Random(seed)
     framed = shared in ("framed", "framed-dicts")
-    seats = [(FramedSeat if framed else GameSeat)(s, players, rules) for s in range(players)]
-    public = PublicTracker(game) if shared is True else None
+    seats = [SeatKnowledge(s, players, rules, framed=framed) for s in range(players)]
+    public = PublicKnowledge(game) if shared is True else None
     sent = [0] * players
     pairs = []
     while game.current is not None:
         seat = game.current
         stop = len(game.events)
-        if shared == "framed-dicts":   # a FramedSeat also takes plain event dicts, as as_compact wraps them
+        if shared == "framed-dicts":   # a framed seat also takes plain event dicts, as as_compact wraps them
             seats[seat].feed_many(orjson.loads(orjson.dumps(ev.as_compact(game.seat_events(seat, sent[seat])))))
         elif framed:
             seats[seat].feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent[seat]))))
@@ -80,17 +81,17 @@ def test_lazy_view_equals_the_view_rebuilt_from_scratch_at_every_decision(rules,
 
 
 @pytest.mark.parametrize("shared", [False, True], ids=["alone", "shared"])
-def test_followed_history_and_tracker_state_equal_the_dict_fed_tracker(shared):
+def test_followed_history_and_knowledge_equal_the_dict_fed_seat_s(shared):
     rules = Rules.preset("bhabho", escape="draw_next_hand")
     game, seats, _ = play_following(rules, 5, 3, shared)
     for seat, followed in enumerate(seats):
-        followed.feed_many(ev.SeatEvents(game, seat, followed.seen_events, len(game.events), followed._public))
+        followed.feed_many(ev.SeatEvents(game, seat, followed.taken, len(game.events), followed._public))
         fresh = view_from_events(seat, 5, rules, game.seat_events(seat))
         assert followed.view() == fresh
         assert list(followed.view().history) == game.seat_events(seat)
-        alone = GameSeat(seat, 5, rules)
+        alone = SeatKnowledge(seat, 5, rules)
         alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
-        if followed._public is not None:   # still attached: its knowledge as the public tracker gives it
+        if followed._public is not None:   # still attached: its knowledge as the public knowledge gives it
             followed._public.copy_to(followed)
         assert _state(followed) == _state(alone)
     if shared:   # the takes and draws parted some seats from the others: each carried on alone from a copy
@@ -120,71 +121,70 @@ def test_a_framed_seat_s_history_and_state_equal_the_in_process_seat_s():
     for seat, framed in enumerate(seats):
         framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, framed.fed))))
         assert list(framed.view().history) == game.seat_events(seat)
-        alone = GameSeat(seat, 5, rules)
+        alone = SeatKnowledge(seat, 5, rules)
         alone.feed_many(ev.SeatEvents(game, seat, 0, len(game.events)))
         assert _state(framed) == _state(alone)
         assert framed.view() == alone.view()
 
 
-def _state(tracker) -> dict:
-    """A tracker's knowledge (its attributes but the history, kept apart, and the game it follows)."""
-    return {k: v for k, v in vars(tracker).items() if k not in ("history", "_game", "_public", "_unread", "_reader")}
+def _state(seat) -> dict:
+    """A seat's knowledge (its attributes but the history, kept apart, and how it is fed)."""
+    return {k: v for k, v in vars(seat).items()
+            if k not in ("history", "_game", "_public", "_unread", "_reader", "_framed")}
 
 
-def test_seats_sharing_a_public_tracker_know_what_seats_alone_know_at_every_event():
+def test_seats_sharing_public_knowledge_know_what_seats_alone_know_at_every_event():
     """Fed event by event, in turn, every attached seat's view and state equal a seat's that follows alone."""
     rules = Rules.preset("getaway")
     game = Game.deal(rules, 4, seed=11)
-    public = PublicTracker(game)
-    shared = [GameSeat(s, 4, rules) for s in range(4)]
-    alone = [GameSeat(s, 4, rules) for s in range(4)]
+    public = PublicKnowledge(game)
+    shared = [SeatKnowledge(s, 4, rules) for s in range(4)]
+    alone = [SeatKnowledge(s, 4, rules) for s in range(4)]
     while game.current is not None:
         stop = len(game.events)
         for s in range(4):
-            shared[s].feed_many(ev.SeatEvents(game, s, shared[s].seen_events, stop, public))
-            alone[s].feed_many(ev.SeatEvents(game, s, alone[s].seen_events, stop))
+            shared[s].feed_many(ev.SeatEvents(game, s, shared[s].taken, stop, public))
+            alone[s].feed_many(ev.SeatEvents(game, s, alone[s].taken, stop))
             assert shared[s].view() == alone[s].view() == view_from_events(s, 4, rules, game.seat_events(s))
         game.apply(game.legal_actions()[0])
     assert public.parted == [None] * 4 and all(seat._public is public for seat in shared)
     for s in range(4):
         public.copy_to(shared[s])
-        assert _state(shared[s]) == _state(alone[s]) | {"seen_events": stop}
+        assert _state(shared[s]) == _state(alone[s]) | {"taken": stop}
 
 
 def test_a_drawn_card_in_a_position_parts_its_leader_at_the_deal():
     """A position's drawn card is shown to its leader only: the leader parts from the others at the deal."""
     rules = Rules.preset("getaway")
     game = Game.from_position(rules, [["KD", "2S"], ["3C", "4C"], []], leader=0, out=[2], drawn="KD")
-    public = PublicTracker(game)
+    public = PublicKnowledge(game)
     for s in (0, 1):
-        seat = GameSeat(s, 3, rules)
+        seat = SeatKnowledge(s, 3, rules)
         seat.feed_many(ev.SeatEvents(game, s, 0, len(game.events), public))
         assert public.parted[0][0] == 0 and public.parted[1] is None
         assert (seat._public is None) == (s == 0)
         assert seat.view() == view_from_events(s, 3, rules, game.seat_events(s))
 
 
-def test_seats_sharing_a_public_tracker_are_fed_up_to_the_present():
+def test_seats_sharing_public_knowledge_are_fed_up_to_the_present():
     rules = Rules.preset("getaway")
     game = Game.deal(rules, 4, seed=2)
-    public = PublicTracker(game)
-    first, second = GameSeat(0, 4, rules), GameSeat(1, 4, rules)
+    public = PublicKnowledge(game)
+    first, second = SeatKnowledge(0, 4, rules), SeatKnowledge(1, 4, rules)
     first.feed_many(ev.SeatEvents(game, 0, 0, 1, public))
     game.apply(game.legal_actions()[0])
     second.feed_many(ev.SeatEvents(game, 1, 0, len(game.events), public))
     with pytest.raises(ValueError, match="feed it up to there first"):
         first.view()
     with pytest.raises(ValueError, match="fed up to the game's present"):
-        GameSeat(2, 4, rules).feed_many(ev.SeatEvents(game, 2, 0, 1, public))
+        SeatKnowledge(2, 4, rules).feed_many(ev.SeatEvents(game, 2, 0, 1, public))
     with pytest.raises(ValueError, match="another game"):
-        GameSeat(3, 4, rules).feed_many(ev.SeatEvents(Game.deal(rules, 4, seed=3), 3, 0, 1, public))
-    with pytest.raises(ValueError, match="takes no event dicts"):
-        public.feed(game.seat_events(0)[0])
+        SeatKnowledge(3, 4, rules).feed_many(ev.SeatEvents(Game.deal(rules, 4, seed=3), 3, 0, 1, public))
 
 
 def test_lazy_view_behaves_as_a_frozen_player_view():
     game = Game.deal(Rules.preset("getaway"), 4, seed=5)
-    seat = GameSeat(game.current, 4, game.rules)
+    seat = SeatKnowledge(game.current, 4, game.rules)
     seat.feed_many(ev.SeatEvents(game, game.current, 0, len(game.events)))
     lazy = seat.view(game.legal_actions(), game.decision, 2.5)
     fresh = game.view(game.current, time_left=2.5)
@@ -202,7 +202,7 @@ def test_lazy_view_behaves_as_a_frozen_player_view():
 
 def test_a_seat_refuses_events_out_of_order_or_of_another_seat():
     game = Game.deal(Rules.preset("getaway"), 4, seed=1)
-    seat = GameSeat(0, 4, game.rules)
+    seat = SeatKnowledge(0, 4, game.rules)
     with pytest.raises(ValueError, match="taken in 0 events"):
         seat.feed_many(ev.SeatEvents(game, 0, 1, len(game.events)))
     with pytest.raises(ValueError, match="seat 1's"):
@@ -213,11 +213,11 @@ def test_a_seat_refuses_events_out_of_order_or_of_another_seat():
 
 
 def framed_turns(seat: int, seed: int):
-    """A random 4-player getaway game followed by seat ``seat``'s FramedSeat (fed its compact batches
+    """A random 4-player getaway game followed by seat ``seat``'s framed knowledge (fed its compact batches
     through JSON at each of its turns); yields (game, framed seat, events fed so far) at each turn."""
     rules = Rules.preset("getaway")
     game = Game.deal(rules, 4, seed)
-    framed, rng, sent = FramedSeat(seat, 4, rules), random.Random(seed), 0
+    framed, rng, sent = SeatKnowledge(seat, 4, rules, framed=True), random.Random(seed), 0
     while game.current is not None:
         if game.current == seat:
             framed.feed_many(orjson.loads(orjson.dumps(ev.for_seat_compact(game, seat, sent))))
@@ -227,7 +227,7 @@ def framed_turns(seat: int, seed: int):
 
 
 def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
-    """Fed and asked for views, a FramedSeat reads no event while a bot reads only the seat, the legal
+    """Fed and asked for views, a framed seat reads no event while a bot reads only the seat, the legal
     actions, the decision and the table's led suit and trump; views read later, newest first, still
     each show their own moment, and reading one takes the events in only up to its point."""
     seat, views = 2, []
@@ -238,14 +238,14 @@ def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
         assert view.led_suit == (state.led if state.led >= 0 else None)
         views.append((view, view_from_events(seat, 4, game.rules, game.seat_events(seat), legal, game.decision,
                                              time_left=0.5)))
-    assert framed.seen_events == 0 and framed.fed == sent > 0 and len(views) > 5
+    assert framed.taken == 0 and framed.fed == sent > 0 and len(views) > 5
     middle, fresh = views[len(views) // 2]
     assert middle.hand == fresh.hand
-    assert framed.seen_events == len(fresh.history) < sent   # up to that view's point, no further
+    assert framed.taken == len(fresh.history) < sent   # up to that view's point, no further
     for lazy, fresh in reversed(views):
         assert lazy == fresh
     framed.settle()
-    assert framed.seen_events == sent
+    assert framed.taken == sent
     assert framed.view() == view_from_events(seat, 4, game.rules, game.seat_events(seat)[:sent])
 
 
@@ -258,9 +258,11 @@ def test_a_framed_seat_whose_bot_reads_an_older_view_keeps_every_view_at_its_mom
         legal = game.legal_actions()
         pairs.append((framed.view(legal, game.decision), view_from_events(
             seat, 4, game.rules, game.seat_events(seat), legal, game.decision)))
+        made = type(pairs[-1][0].__dict__["_snapshot"])
+        assert made is (Pending if len(pairs) <= 3 else Snapshot)   # taken in as views are made once one is read
         if len(pairs) == 3:   # two views made unread before it: read the first one now
-            assert framed.seen_events < sent
+            assert framed.taken < sent
             assert pairs[0][0].hand_sizes == pairs[0][1].hand_sizes
-    assert len(pairs) > 4 and type(pairs[4][0]) is LazyView   # made once the seat took events in as it went
+    assert len(pairs) > 4 and all(type(lazy) is LazyView for lazy, _ in pairs)
     for lazy, fresh in pairs:
         assert lazy == fresh

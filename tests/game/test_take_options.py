@@ -6,7 +6,7 @@ import pytest
 
 from arena import Game, Rules
 from arena.game.solver import Solver
-from arena.game.views import view_from_events
+from arena.game.knowledge import view_from_events
 from players.playout import PlayoutRandom, World, play_out
 from players.policy import HEURISTIC
 from players.sampler import SamplerBot

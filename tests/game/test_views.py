@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from arena import PRESETS, Game, PlayerView, Rules, card
 from arena.game.cards import CARDS, PACK
-from arena.game.views import view_from_events
+from arena.game.knowledge import view_from_events
 from support.positions import random_position
 
 

@@ -16,7 +16,7 @@ import pytest
 from arena.game.cards import card
 from arena.game.engine import Game
 from arena.game.rules import PRESETS
-from arena.game.views import view_from_events
+from arena.game.knowledge import view_from_events
 from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
 from arena.rl.table import Table
 

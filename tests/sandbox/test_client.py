@@ -206,8 +206,8 @@ def test_a_fresh_process_rebuilds_the_same_view(clients):
         """Keeps the view an in-process bot would get at each of seat 0's decisions."""
 
         def decide(self, events, legal, decision):
-            self.tracker.feed_many(events)
-            view = self.tracker.view(legal, decision, None)
+            self.knowledge.feed_many(events)
+            view = self.knowledge.view(legal, decision, None)
             seen.append({"hand": [str(c) for c in view.hand], "history": len(view.history),
                          "sizes": list(view.hand_sizes)})
             return client.decide(events, legal, decision)
