@@ -149,6 +149,16 @@ def test_modules_stay_small():
     assert long == [] and stale == [] and all(OVERSIZE.values())
 
 
+def test_the_report_stands_on_the_store_and_the_stats():
+    """Within ``arena.results``, ``store`` and ``stats`` never import ``report`` (the HTML report and the plots,
+    with jinja2 and matplotlib): the report is shown from them, never the other way."""
+    below = ("arena.results.store", "arena.results.stats")
+    wrong = [f"{here}:{node.lineno} imports {target}" for path, tree in _modules()
+             if (here := _name(path)).startswith(below) for node in ast.walk(tree)
+             for target in _imported(node, here) if target.startswith("arena.results.report")]
+    assert wrong == [] and any(_name(p).startswith(below[0]) for p, _ in _modules())
+
+
 def test_the_facade_reaches_the_bots_layer_at_most():
     """Everything ``from arena import ...`` offers lives in ``game`` or ``bots``: the layers a plugin may use."""
     homes = _facade()
