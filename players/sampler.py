@@ -68,35 +68,35 @@ def _popcount(m: int) -> int:
     return m.bit_count()
 
 
-class Knowledge:
-    """What the seat knows, in bitmasks, ready for sampling worlds."""
+class Worlds:
+    """What the seat's view leaves open, in bitmasks, under the view's names where they are the view's facts:
+    the cards no one is known to hold (``floating``), how many each seat still needs; ready for dealing worlds."""
 
     def __init__(self, view) -> None:
-        self.me = view.seat
-        self.n = view.players
+        self.seat = view.seat
+        self.players = view.players
         self.active = list(view.active)
         self.n_active = sum(self.active)
         self.hand = mask_of(view.hand)
         self.trick = [(s, int(c)) for s, c in view.trick]
         self.trick_mask = mask_of(c for _, c in self.trick)
-        self.known = list(view.known_masks)
-        self.known[self.me] = self.hand
-        self.voids = list(view.void_masks)
-        self.void_cards = [sum(PACK_SUIT_MASK[u] for u in range(4) if v >> u & 1) for v in self.voids]
-        self.sizes = list(view.hand_sizes)
+        self.known_masks = list(view.known_masks)   # (the view's own entry is its hand)
+        self.void_masks = list(view.void_masks)
+        self.void_cards = [sum(PACK_SUIT_MASK[u] for u in range(4) if v >> u & 1) for v in self.void_masks]
+        self.hand_sizes = list(view.hand_sizes)
         located = self.hand | self.trick_mask | view.pile_mask
-        for s in range(self.n):
-            located |= self.known[s]
+        for s in range(self.players):
+            located |= self.known_masks[s]
         self.floating = PACK_MASK & ~located
         self.pile_mask = view.pile_mask
-        self.need = [0] * self.n
-        for s in range(self.n):
-            if s != self.me and self.sizes[s] > 0:
-                self.need[s] = max(0, self.sizes[s] - _popcount(self.known[s] & ~self.trick_mask))
+        self.need = [0] * self.players
+        for s in range(self.players):
+            if s != self.seat and self.hand_sizes[s] > 0:
+                self.need[s] = max(0, self.hand_sizes[s] - _popcount(self.known_masks[s] & ~self.trick_mask))
         self.extra = sum(self.need) - _popcount(self.floating)
-        self.leader = self.trick[0][0] if self.trick else self.me
+        self.leader = self.trick[0][0] if self.trick else self.seat
         self.drawn_lead = _drawn_lead(view)
-        self.first = view.first_trick
+        self.first_trick = view.first_trick
 
     def deal(self, rng: random.Random, forbid: list[int] | None = None) -> list[int]:
         """Every hand in one world consistent with this knowledge.
@@ -108,7 +108,7 @@ class Knowledge:
         pool = _cards(self.floating)
         if self.extra > 0:
             pool += rng.sample(_cards(self.pile_mask), min(self.extra, _popcount(self.pile_mask)))
-        seats = [s for s in range(self.n) if self.need[s] > 0]
+        seats = [s for s in range(self.players) if self.need[s] > 0]
         tiers = [self.void_cards] if forbid is None else [
             [v | f for v, f in zip(self.void_cards, forbid)], self.void_cards]
         for banned in tiers:
@@ -120,7 +120,7 @@ class Knowledge:
 
     def _try_deal(self, pool: list[int], seats: list[int], rng: random.Random, banned: list[int] | None):
         cap = self.need[:]
-        hands = [self.known[s] if s != self.me else self.hand for s in range(self.n)]
+        hands = [self.known_masks[s] if s != self.seat else self.hand for s in range(self.players)]
         cards = pool[:]
         rng.shuffle(cards)
         if banned is not None:
@@ -208,23 +208,23 @@ class SamplerBot(Bot):
         start = time.thread_time()
         budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)
         deadline = start + budget
-        know = Knowledge(view)
+        worlds = Worlds(view)
         moves = [int(c) for c in legal]
         self.last = {"worlds": 0, "solver": None}
         self.models = infer(view) if self.model else None
-        if know.n_active == 2:
-            moves = self._solve(view, know, moves, start + self.solver_share * budget)
+        if worlds.n_active == 2:
+            moves = self._solve(view, worlds, moves, start + self.solver_share * budget)
             if len(moves) == 1:
                 return CARDS[moves[0]]
-        return CARDS[self._sample(view, know, moves, deadline)]
+        return CARDS[self._sample(view, worlds, moves, deadline)]
 
     # ---------------------------------------------------------- two players
-    def _solve(self, view, know: Knowledge, moves: list[int], deadline: float) -> list[int]:
+    def _solve(self, view, worlds: Worlds, moves: list[int], deadline: float) -> list[int]:
         """The solver's best moves (all of ``moves`` if it cannot finish in time)."""
-        me = know.me
-        other = next(s for s in range(know.n) if know.active[s] and s != me)
-        other_hand = know.known[other] | know.floating
-        if _popcount(other_hand) != know.sizes[other] or other_hand & know.hand:
+        me = worlds.seat
+        other = next(s for s in range(worlds.players) if worlds.active[s] and s != me)
+        other_hand = worlds.known_masks[other] | worlds.floating
+        if _popcount(other_hand) != worlds.hand_sizes[other] or other_hand & worlds.hand:
             return moves
         if self.solver is None or self.solver.rules != view.rules:
             self.solver = Solver(view.rules)
@@ -233,11 +233,11 @@ class SamplerBot(Bot):
             solver.memo.clear()
         solver.deadline = deadline
         try:
-            if not know.trick:
-                sol = solver.solve(know.hand, other_hand)
+            if not worlds.trick:
+                sol = solver.solve(worlds.hand, other_hand)
             else:
-                led = know.trick[0][1]
-                sol = solver.solve_reply(other_hand, know.hand, led, know.drawn_lead)
+                led = worlds.trick[0][1]
+                sol = solver.solve_reply(other_hand, worlds.hand, led, worlds.drawn_lead)
         except SolverBudget:
             self.last["solver"] = "out of time"
             return moves
@@ -248,13 +248,13 @@ class SamplerBot(Bot):
         return best or moves
 
     # ------------------------------------------------------------ playouts
-    def _sample(self, view, know: Knowledge, moves: list[int], deadline: float) -> int:
-        me, rng = know.me, self.rng
+    def _sample(self, view, worlds: Worlds, moves: list[int], deadline: float) -> int:
+        me, rng = worlds.seat, self.rng
         scores: list[list[float]] = [[] for _ in moves]
-        worlds = 0
+        dealt = 0
         clock = time.thread_time
         rules = view.rules
-        n = know.n
+        n = worlds.players
         models = self.models
         kinds, forbid = (HEURISTIC,) * n, None
         if models is not None:
@@ -262,24 +262,24 @@ class SamplerBot(Bot):
             if not any(forbid):
                 forbid = None
         while True:
-            hands = know.deal(rng, forbid)
-            held = know.trick_mask
+            hands = worlds.deal(rng, forbid)
+            held = worlds.trick_mask
             for h in hands:
                 held |= h
             pile = _cards(PACK_MASK & ~held)
             seed = rng.random()
-            base = playout_state(rules, n, hands, list(view.out), pile, know.leader, know.trick, know.first,
-                                 know.drawn_lead, rng)
+            base = playout_state(rules, n, hands, list(view.out), pile, worlds.leader, worlds.trick, worlds.first_trick,
+                                 worlds.drawn_lead, rng)
             for i, m in enumerate(moves):
                 state = base.copy()
                 state.rng = PlayoutRandom(seed)
                 state.play(m)
                 play_out(state, kinds)
                 scores[i].append(_score(state, me, n))
-            worlds += 1
-            if worlds >= self.max_worlds or clock() >= deadline:
+            dealt += 1
+            if dealt >= self.max_worlds or clock() >= deadline:
                 break
-        self.last["worlds"] = worlds
+        self.last["worlds"] = dealt
         totals = [sum(x) for x in scores]
         best = min(range(len(moves)), key=lambda i: totals[i])
         if self.gate_z is not None:

@@ -10,7 +10,7 @@ from support.legality import expected_legal_mask
 from arena import Game, Rules
 from arena.game.cards import CARDS
 from arena.game.solver import Solver
-from players.sampler import Knowledge, SamplerBot, TimedSamplerBot
+from players.sampler import Worlds, SamplerBot, TimedSamplerBot
 from players.playout import PlayoutRandom, World, play_out, playout_state
 from players.policy import HEURISTIC, HIGH, LOW, RANDOM, heuristic_card
 
@@ -127,9 +127,9 @@ def test_sampled_worlds_respect_what_the_seat_knows():
         if game.is_over:
             continue
         view = game.view(game.current)
-        know = Knowledge(view)
+        worlds = Worlds(view)
         for _ in range(5):
-            hands = know.deal(rng)
+            hands = worlds.deal(rng)
             seen = 0
             for s in range(4):
                 assert not hands[s] & seen
