@@ -197,8 +197,8 @@ def _missing(path: str, missing: dict, at: str) -> str:
         if os.path.realpath(folder) == os.path.realpath(here):
             return (f"{at} imports {module}, a folder beside the file without __init__.py, which the sandbox "
                     f"cannot read: only the modules beside it are readable (NAME.py, packages): add an __init__.py")
-        return (f"{at} imports {module} from {folder}, which the sandbox cannot read: put it beside the file "
-                f"or install it")
+        return (f"{at} imports {module} from {_said(folder, 200)}, which the sandbox cannot read: put it beside "
+                f"the file or install it")
     return (f"{at} imports {module}, which is not installed: install it into the Python environment the arena "
             f"runs in, or put it beside the file")
 
