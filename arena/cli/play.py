@@ -32,7 +32,8 @@ def play(
     ctx: typer.Context,
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset (see `arena variants`)."),
     seats: str = typer.Option("random,random,random,random", "--seats", "-s",
-                              help="Player names, one per seat, comma-separated."),
+                              help="Player names, one per seat, comma-separated (a bot in one file: "
+                                   "PATH.py:ClassName)."),
     seed: int = typer.Option(1, "--seed", callback=seed_value,
                              help="The game's seed: among built-in players it alone fixes the game (the same on "
                                   "any machine); with a third-party bot, or --sealed, with your secret."),
