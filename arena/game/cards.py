@@ -94,8 +94,9 @@ PACK_SUIT_MASK: tuple[int, ...] = tuple(0x1FFF << (13 * s) for s in range(4))
 SUIT_MASK: tuple[int, ...] = tuple(m | m << PACK for m in PACK_SUIT_MASK)
 """For each suit, the bits of its cards in both packs."""
 
-_SUIT_OF_TEXT = {**{c: i for i, c in enumerate(SUITS)}, **{c: i for i, c in enumerate(SUITS.lower())},
-                 **{c: i for i, c in enumerate(SUIT_SYMBOLS)}, "♤": 3, "♡": 2, "♢": 1, "♧": 0}
+SUIT_OF_TEXT: dict[str, int] = {**{c: i for i, c in enumerate(SUITS)}, **{c: i for i, c in enumerate(SUITS.lower())},
+                                **{c: i for i, c in enumerate(SUIT_SYMBOLS)}, "♤": 3, "♡": 2, "♢": 1, "♧": 0}
+"""A suit's number from its letter (``C``, ``d``: as records write it, or lower case) or symbol (``♠``, ``♤``)."""
 _RANK_OF_TEXT = {**{c: i for i, c in enumerate(RANKS)}, **{c: i for i, c in enumerate(RANKS.lower())},
                  "10": 8}
 
@@ -125,7 +126,7 @@ def parse_card(text: str) -> Card:
     body = raw[:-1] if raw.endswith("*") else raw
     copy = 1 if raw.endswith("*") else 0
     rank = _RANK_OF_TEXT.get(body[:-1]) if len(body) >= 2 else None
-    suit = _SUIT_OF_TEXT.get(body[-1:]) if body else None
+    suit = SUIT_OF_TEXT.get(body[-1:]) if body else None
     if rank is None or suit is None:
         raise CardError(
             f"not a card: {text!r} (expected rank 2-9, T or 10, J, Q, K, A then suit C, D, H, S "

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from arena.game.cards import SUIT_SYMBOLS, SUITS, card, sort_hand
+from arena.game.cards import SUIT_OF_TEXT, SUIT_SYMBOLS, card, sort_hand
 from arena.game.rules import Rules
 
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
@@ -70,7 +70,7 @@ class _Walk:
     def __init__(self, record: dict) -> None:
         self.rules = Rules.from_dict(record["rules"])
         start = record["start"]
-        self.trump = SUITS.index(start["trump"]) if start.get("trump") else -1
+        self.trump = SUIT_OF_TEXT[start["trump"]] if start.get("trump") else -1
         self.first = not start.get("first_trick_done", False)
         self.trick: tuple[tuple[int, str], ...] = ()
         self.number = 0
@@ -82,7 +82,7 @@ class _Walk:
             self.number += kind == "lead"
             self.trick += ((e["seat"], e["card"]),)
         elif kind == "trump":
-            self.trump = SUITS.index(e["suit"])
+            self.trump = SUIT_OF_TEXT[e["suit"]]
         elif kind in ("clean", "pickup"):
             if kind == "pickup" and e.get("by") != "fault" and self.trick:
                 cutter = self.trick[-1][0]
@@ -148,7 +148,7 @@ class _Teller:
         self.trick.append(f"{self.who(e['seat'])} {pretty(e['card'])}{note}")
 
     def _trump(self, m: Moment) -> None:
-        self.trick.append(f"[{SUIT_SYMBOLS[SUITS.index(m.event['suit'])]} are trumps now]")
+        self.trick.append(f"[{SUIT_SYMBOLS[SUIT_OF_TEXT[m.event['suit']]]} are trumps now]")
 
     def _clean(self, m: Moment) -> None:
         self._flush(m, f"clean, discarded; {self.who(m.event['seat'])} has the power")

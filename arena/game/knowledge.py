@@ -27,7 +27,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from arena.game import events as ev
-from arena.game.cards import BIT, SUIT_MASK, SUIT_OF, SUITS, mask_of, parse_card
+from arena.game.cards import BIT, SUIT_MASK, SUIT_OF, SUIT_OF_TEXT, mask_of, parse_card
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.views import LazyView, Pending, PlayerView, Snapshot, eager_view, leads_next
@@ -35,7 +35,6 @@ from arena.game.views import LazyView, Pending, PlayerView, Snapshot, eager_view
 if TYPE_CHECKING:
     from arena.game.public_knowledge import PublicKnowledge
 
-_SUIT = {s: i for i, s in enumerate(SUITS)}
 _NEW, _NEW_TUPLE = object.__new__, tuple.__new__   # (a NamedTuple without its Python-level __new__)
 
 LISTS = ("hand_sizes", "active", "out", "trick", "known_masks", "void_masks", "hidden_draws")
@@ -259,7 +258,7 @@ class SeatKnowledge:
         self.pile_mask = mask_of(map(parse_card, e.get("discard", ())))
         self.seen_mask |= self.pile_mask
         if e.get("trump"):
-            self.trump = _SUIT[e["trump"]]
+            self.trump = SUIT_OF_TEXT[e["trump"]]
         if e.get("first_trick_done"):
             self.first_trick = False
         if e.get("drawn"):
@@ -272,7 +271,7 @@ class SeatKnowledge:
         self.played(e["seat"], parse_card(e["card"]))
 
     def _on_trump(self, e: dict) -> None:
-        self.trump_called(_SUIT[e["suit"]])
+        self.trump_called(SUIT_OF_TEXT[e["suit"]])
 
     def _on_clean(self, e: dict) -> None:
         self.cleaned(e["seat"], map(parse_card, e["cards"]))

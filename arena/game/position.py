@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.game.cards import ACE_OF_SPADES, PACK, SUITS, card, mask_of, parse_cards
+from arena.game.cards import ACE_OF_SPADES, PACK, SUIT_OF_TEXT, SUITS, card, mask_of, parse_cards
 from arena.game.errors import PositionError
-
-_SUIT_OF = {**{c: i for i, c in enumerate(SUITS)}, **{c.lower(): i for i, c in enumerate(SUITS)}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +114,9 @@ def _trump(trump, rules) -> int:
         raise PositionError(f"a trump suit needs rules with trumps on (got trump={trump!r})")
     if isinstance(trump, int) and 0 <= trump < 4:
         return trump
-    if isinstance(trump, str) and trump in _SUIT_OF:
-        return _SUIT_OF[trump]
-    raise PositionError(f"trump must be a suit C, D, H or S (got {trump!r})")
+    if isinstance(trump, str) and trump in SUIT_OF_TEXT:
+        return SUIT_OF_TEXT[trump]
+    raise PositionError(f"trump must be a suit C, D, H or S, or its symbol (got {trump!r})")
 
 
 def _drawn(drawn, hands, leader):

@@ -1,4 +1,4 @@
-"""One definition of each card mask and one list of fault kinds, checked on the source.
+"""One definition of each card mask, of the suit letters' table and of the list of fault kinds, on the source.
 
 The card layout's masks (a suit's bits in one pack or both, the first pack's or
 a game's whole deck, the second pack's first bit) and the function that turns
@@ -20,6 +20,8 @@ STATUS = "arena/game/status.py"
 MASK = re.compile(r"0x1FFF\s*<<|\b1 << \(?(?:\d+ \* )?(?:PACK|52|104)\b")
 """An expression building a suit's or a pack's mask (a 13-bit block shifted into place, a pack's bits)."""
 MASK_FUNCTIONS = {"_mask", "mask_of", "cards_mask", "_mask_of"}
+SUIT_TABLE = re.compile(r"enumerate\((?:SUITS|SUIT_SYMBOLS|\"CDHS\")|(?:SUITS|\"CDHS\")\.index\(")
+"""A suit's number looked up from its letter or symbol by hand (``arena.game.cards.SUIT_OF_TEXT`` is the table)."""
 KINDS = ("timeout", "crash", "illegal", "malformed")
 _KIND_WORD = re.compile(r"\b(" + "|".join(KINDS) + ")")
 
@@ -83,6 +85,20 @@ def test_cards_defines_each_mask():
     names = {t.id for n in ast.parse((ROOT / CARDS).read_text()).body if isinstance(n, (ast.Assign, ast.AnnAssign))
              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
     assert {"PACK_MASK", "DECK_MASK", "SECOND_PACK", "PACK_SUIT_MASK", "SUIT_MASK", "SUIT_OF", "BIT"} <= names
+
+
+def suit_tables(name: str, source: str) -> list[str]:
+    """Where ``source`` makes its own letter-to-suit table or looks a suit letter up by hand."""
+    return [f"{name}:{n} reads suit letters: {line.strip()}" for n, line in enumerate(source.splitlines(), 1)
+            if SUIT_TABLE.search(line.split("#", 1)[0])]
+
+
+def test_suit_letters_are_read_in_cards_only():
+    """One table from a suit's letter or symbol to its number: ``SUIT_OF_TEXT``, in arena/game/cards.py."""
+    assert [f for name, src in _sources() if name != CARDS for f in suit_tables(name, src)] == []
+    assert suit_tables("m.py", '_SUIT = {s: i for i, s in enumerate(SUITS)}\nt = SUITS.index(e["suit"])\n') == [
+        'm.py:1 reads suit letters: _SUIT = {s: i for i, s in enumerate(SUITS)}',
+        'm.py:2 reads suit letters: t = SUITS.index(e["suit"])']
 
 
 def test_fault_kinds_are_listed_in_status_only():
