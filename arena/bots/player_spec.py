@@ -39,6 +39,11 @@ class PluginSource:
     then imported by module path (``entry_point`` is ``module:ClassName``, ``path`` its folder), no hooks."""
     readable: tuple[str, ...] = ()
     """A bot in one file: what its sandbox may read of its folder (the file and the modules beside it)."""
+    program: tuple[str, ...] = ()
+    """A program bot (docs/protocol.md, :mod:`arena.plugins.program_bots`): its command line, ``path`` its
+    folder (the sandbox runs it from a read-only copy)."""
+    program_options: tuple[tuple[str, Any], ...] = ()
+    """A program bot: its ``bot.toml``'s ``[options]``, sent to it in ``hello``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +98,8 @@ class PlayerSpec:
 
 def check_in_process(spec: PlayerSpec) -> None:
     """Refuse (:class:`PluginError`) a player whose code must not run in this process."""
+    if spec.factory is None and spec.source is not None and spec.source.program:
+        raise PluginError(f"player {spec.name!r} is a program bot: it plays sandboxed only, not in-process")
     if spec.factory is None and spec.source is not None and spec.source.file:
         raise PluginError(f"player {spec.name!r} is a bot in one file, third-party code that never runs in the "
                           f"harness: it plays sandboxed only, not in-process")

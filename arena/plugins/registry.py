@@ -56,6 +56,7 @@ from arena.bots.safetext import printable
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.plugins import discovery
 from arena.plugins.file_bots import file_player, file_seat
+from arena.plugins.program_bots import package_player, program_names, program_player, program_seat
 from arena.plugins.names import (BUILTIN_PLUGIN, DISTRIBUTION, ENTRY_POINT_GROUP, base_player, joined, package_of,
                                  packages_of, player_options)
 
@@ -101,6 +102,8 @@ class Registry:
             raise PluginError(str(exc)) from None
         if options:
             return self.get(name).with_options(options)
+        if name not in self.players and program_seat(name) is not None:  # a program bot: docs/protocol.md
+            self.players[name] = program_player(name)
         if name not in self.players and file_seat(name) is not None:
             self.players[name] = file_player(name)
         if name in self.duplicates:
@@ -162,6 +165,7 @@ def load(autoload: bool | None = None, *, timeout: float = discovery.DISCOVERY_T
                 offered.setdefault(spec.name, []).append(candidate.name)
                 registry.players.setdefault(spec.name, spec)
             _register_presets(registry, candidate.name, presets)
+        _collect_programs(registry, offered)
     for name, plugins in offered.items():
         if len(plugins) > 1:
             _report_duplicate(registry, name, plugins)
@@ -175,6 +179,19 @@ def autoload_disabled() -> bool:
 
 
 # ------------------------------------------------------------ built-in players
+def _collect_programs(registry: Registry, offered: dict[str, list[str]]) -> None:
+    """The programs pip packages ship (entry points of group ``arena.programs``: docs/protocol.md), read as data."""
+    for name in program_names():
+        try:
+            spec = package_player(name)
+        except PluginError as exc:
+            registry.problems.append(PluginProblem(printable(name), str(exc)))
+            continue
+        if spec is not None:
+            offered.setdefault(name, []).append(spec.plugin)
+            registry.players.setdefault(name, spec)
+
+
 def _builtin_plugin():
     """The built-in players' module, through this distribution's own entry point (a third-party
     entry point of the same name is never it); a checkout that is not installed has no entry

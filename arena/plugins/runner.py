@@ -11,6 +11,7 @@ from arena.game.match import MatchRules
 from arena.game.rules import Rules
 from arena.game.seeds import OPEN, Secret, bot_seeds, is_open, play_seeds, user_secret
 from arena.sandbox.client import SandboxClient
+from arena.sandbox.program_client import ProgramClient
 
 
 def make_client(spec, sandbox: bool | None = None, limits=None, share=None):
@@ -25,6 +26,8 @@ def make_client(spec, sandbox: bool | None = None, limits=None, share=None):
     if not sandbox:
         check_in_process(spec)
         return InProcessClient(spec)
+    if spec.source is not None and spec.source.program:  # a program bot: its own fork server (program_client)
+        return ProgramClient(spec, limits=limits)
     return SandboxClient(spec, limits=limits, share=share)
 
 

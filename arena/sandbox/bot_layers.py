@@ -24,21 +24,25 @@ _MIB = 1 << 20
 
 def apply_all(steps, limits: Limits, writable_dir: str | None,
               readable: Iterable[str] | None, stage: str = "process",
-              program: bytes | None = None, listable: Iterable[str] = ()) -> None:
+              program: bytes | None = None, listable: Iterable[str] = (),
+              executable: Iterable[str] = ()) -> None:
     """Run every bot layer through steps (a :class:`~arena.sandbox.layers.Steps`), in order.
 
     ``stage``: ``process`` (an exec'd bot process, every layer here), ``server``
     (the fork server, already in its namespaces and read-only root: Landlock is
     left to each game process, since it would forbid their mounts) or ``game``
     (a game process cloned by the server, in namespaces of its own: it drops
-    the capabilities it holds there, then Landlock and its own seccomp filter).
+    the capabilities it holds there, then Landlock and its own seccomp filter;
+    ``executable``: where a program bot's game process may run files from) or
+    ``program-server`` (a program bot's fork server: the server's layers, its
+    seccomp filter allowing exec).
     """
     _preload_seccomp()
     if stage == "game":
-        _game_layers(steps, writable_dir, program)
+        _game_layers(steps, writable_dir, program, executable)
         return
-    if stage == "server":
-        _server_layers(steps, limits)
+    if stage in ("server", "program-server"):
+        _server_layers(steps, limits, stage)
         return
     was_root = os.geteuid() == 0
     switched = steps.run("run_as", lambda: _run_as(limits.run_as, writable_dir))
@@ -53,7 +57,7 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced))
 
 
-def _server_layers(steps, limits: Limits) -> None:
+def _server_layers(steps, limits: Limits, stage: str = "server") -> None:
     steps.run("run_as", lambda: _mapped_uid(limits))
     steps.run("namespaces", lambda: "new user, PID, mount, network, IPC and UTS namespaces; "
                                     "a read-only root with only the runtime and the bot's package")
@@ -64,17 +68,17 @@ def _server_layers(steps, limits: Limits) -> None:
     steps.run("drop_caps", _drop_caps)
     steps.run("no_new_privs", _no_new_privs)
     steps.run("landlock", lambda: _skip("applied in each game process"))
-    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=False, stage="server"))
+    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=False, stage=stage))
 
 
-def _game_layers(steps, writable_dir: str | None, program: bytes | None) -> None:
+def _game_layers(steps, writable_dir: str | None, program: bytes | None, executable: Iterable[str] = ()) -> None:
     steps.run("namespaces", lambda: "its own user, PID and mount namespaces, "
                                     "a fresh /tmp and /proc")
     steps.run("dumpable", _still_undumpable)
     steps.run("drop_caps", _drop_game_caps)
     steps.run("no_new_privs", _no_new_privs)
     fenced = steps.run("landlock", lambda: landlock.restrict(
-        landlock.abi_version(), writable=writable_dir, readable=["/"]))
+        landlock.abi_version(), writable=writable_dir, readable=["/"], executable=executable))
     if program is not None and fenced:
         steps.run("seccomp", lambda: seccomp.load_bpf(program))
     else:

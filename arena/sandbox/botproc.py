@@ -46,7 +46,12 @@ _GONE = select.POLLHUP | select.POLLERR | select.POLLNVAL
 
 
 class BotProcess:
-    """A started host process; every method turns what the bot does into data."""
+    """A started host process; every method turns what the bot does into data.
+
+    ``encode`` makes a command's bytes and ``_frames`` cuts the replies: frames, or a program bot's
+    JSON lines once its game process has exec'd it (:mod:`arena.sandbox.program_client`)."""
+
+    encode = staticmethod(wire.encode)
 
     def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
         """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
@@ -130,7 +135,7 @@ class BotProcess:
         start = _monotonic()
         cpu0 = self._mark
         deadline = None if wall_limit is None else start + wall_limit
-        data = wire.encode(message)
+        data = self.encode(message)
         try:
             sent = os.write(self._cmd, data)
         except BlockingIOError:
@@ -155,7 +160,7 @@ class BotProcess:
     def send(self, message: dict, wall_limit: float | None) -> tuple[float, float, str | None]:
         """Send a command whose reply is awaited later (:meth:`reply_to`): (start, CPU mark, write problem)."""
         start = time.monotonic()
-        problem = self._write(wire.encode(message), None if wall_limit is None else start + wall_limit)
+        problem = self._write(self.encode(message), None if wall_limit is None else start + wall_limit)
         return start, self._mark, problem
 
     def reply_to(self, sent: tuple[float, float, str | None], cpu_limit: float | None,

@@ -11,3 +11,7 @@ from arena.game.errors import ArenaError
 
 class LimitsError(ArenaError, ValueError):
     """A limit value or layer name that is not allowed."""
+
+
+class ProgramError(ArenaError, ValueError):
+    """A program bot's folder that cannot be copied to run from (too large, a link leading out of it)."""

@@ -9,7 +9,8 @@ binding covers ABI 4-6). Rights are chosen by the kernel's ABI version:
 - ABI 6+: scoped: no signals to, and no abstract unix sockets of, processes
   outside the sandbox.
 
-Execute is never granted: exec is also denied by seccomp, this is a backstop.
+Execute is granted only to a program bot's game process (``executable``: its folder copy and the
+system's folders, never what it may write); elsewhere exec is also denied by seccomp, this is a backstop.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def describe(abi: int) -> str:
 
 
 def restrict(abi: int, *, writable: str | None, readable: Iterable[str],
-             listable: Iterable[str] = ()) -> str:
+             listable: Iterable[str] = (), executable: Iterable[str] = ()) -> str:
     """Restrict this thread (and its future threads) for good; returns a detail.
 
     ``listable``: folders whose names (beneath) may be listed, but no file read:
@@ -91,6 +92,9 @@ def restrict(abi: int, *, writable: str | None, readable: Iterable[str],
         for path in listable:
             if os.path.isdir(path):
                 _allow(ruleset, path, READ_DIR)
+        for path in executable:
+            if os.path.exists(path):
+                _allow(ruleset, path, READ_FILE | READ_DIR | EXECUTE)
         _allow(ruleset, os.devnull, READ_FILE | WRITE_FILE | (TRUNCATE & fs))
         if writable is not None:
             _allow(ruleset, writable, fs & ~EXECUTE)

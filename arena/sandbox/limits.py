@@ -81,7 +81,8 @@ def _detect_elsewhere(root: bool) -> Capabilities:
 def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
             readable: Iterable[str] | None = None,
             caps: Capabilities | None = None, stage: str = "process",
-            program: bytes | None = None, listable: Iterable[str] = ()) -> Confinement:
+            program: bytes | None = None, listable: Iterable[str] = (),
+            executable: Iterable[str] = ()) -> Confinement:
     """Confine this (fresh, single-threaded) bot process for good; the report.
 
     ``writable_dir``: the one folder the bot may write in (None: nowhere).
@@ -90,7 +91,8 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
     harness's :func:`detect` result (default: probe here, ~50 ms). A failed
     step means the process is less confined than detect promised: the caller
     should not run the bot then. ``stage``: ``process``, ``server`` or ``game``
-    (see :func:`arena.sandbox.bot_layers.apply_all`).
+    (see :func:`arena.sandbox.bot_layers.apply_all`); ``executable``: where a program bot's game
+    process may run files from (Landlock's execute right; nowhere else).
     """
     if not hasattr(os, "geteuid"):  # Windows: no rlimits, no isolation
         return Confinement(tuple(Step(n, "skipped", f"not on {sys.platform}")
@@ -101,7 +103,7 @@ def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
         return Confinement((Step("confine", "failed", f"{threads} threads running; "
                                  "confine before starting any"),))
     steps = Steps(limits, caps)
-    bot_layers.apply_all(steps, limits, writable_dir, readable, stage, program, listable)
+    bot_layers.apply_all(steps, limits, writable_dir, readable, stage, program, listable, executable)
     sys.dont_write_bytecode = True
     return steps.done()
 

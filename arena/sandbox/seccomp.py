@@ -32,7 +32,12 @@ Three stages (:func:`build`'s ``stage``):
   capability it fails anyway), and its parent-death signal and dumpable flag
   are locked;
 - ``game``: a game process, on top of the server's filter (filters stack):
-  no clone but threads, no mount.
+  no clone but threads, no mount;
+- ``program-server``: a program bot's fork server (docs/protocol.md): the
+  ``server`` filter but for exec, which its game processes need to become the
+  program (the server runs no bot code; a native program could load any code
+  into its own process anyway, so an exec gives it nothing new: every filter,
+  Landlock and no_new_privs hold across it, and no new process can be made).
 
 Other architectures than the native one are killed (no int 0x80 detours).
 """
@@ -70,7 +75,7 @@ FCNTL_LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK/S
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 CLONE_NEWUSER = 0x10000000
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
-STAGES = ("process", "server", "game")
+STAGES = ("process", "server", "game", "program-server")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
                "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
@@ -120,10 +125,11 @@ def build(own_pid: int, *, deny_writes: bool, stage: str = "process"):
         _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
         return f
     escape = tuple(n for n in ESCAPE if stage == "process" or n != "mount")
-    for name in PROCESS + EXEC + SOCKETS + TRACE + PIDFD + escape + CHANNELS:
+    execs = () if stage == "program-server" else EXEC
+    for name in PROCESS + execs + SOCKETS + TRACE + PIDFD + escape + CHANNELS:
         _add(f, deny, name)
     _add(f, sc.ERRNO(errno.ENOSYS), "clone3")
-    if stage == "server":
+    if stage in ("server", "program-server"):
         _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD | CLONE_NEWUSER, 0))
         for option in (PR_SET_PDEATHSIG, PR_SET_DUMPABLE):
             _add(f, deny, "prctl", sc.Arg(0, sc.EQ, option))
@@ -208,7 +214,8 @@ def load(own_pid: int, *, deny_writes: bool, stage: str = "process") -> str:
     build(own_pid, deny_writes=deny_writes, stage=stage).load()
     if stage == "game":
         return "on top of the server's filter: no processes, no mounts"
-    what = ("no processes but game processes in new namespaces" if stage == "server"
+    what = ("no processes but game processes in new namespaces" if stage in ("server", "program-server")
             else "no processes")
-    return (f"{what}, exec, sockets, ptrace, pidfd, acting on or reading about other pids, "
+    execs = "" if stage == "program-server" else "exec, "
+    return (f"{what}, {execs}sockets, ptrace, pidfd, acting on or reading about other pids, "
             "file locks, inotify, SysV/POSIX IPC" + (", no file writes" if deny_writes else ""))

@@ -25,7 +25,10 @@ Three processes, each started clean:
    ``/proc``, its fds reduced to the game's pipes, Landlock and its own seccomp
    filter; it answers ``{"ready": true}`` on the game's reply pipe and then
    serves that one game (:class:`arena.sandbox.host.Host`) until its command
-   pipe closes.
+   pipe closes. A program bot's (``player["program"]``, docs/protocol.md) execs
+   the program instead, once the harness has checked it
+   (:mod:`arena.sandbox.program_exec`); its server imports no bot code and its
+   seccomp filter (``program-server``) lets that exec through.
 
 The server never receives game data: a game's events go to that game's
 process only, and the process and its /tmp vanish with the game. Bot code
@@ -163,15 +166,16 @@ def _serve(ctl: socket.socket, init: dict) -> int:
         return 1
     if init.get("path"):
         sys.path.append(init["path"])
+    program = init["player"].get("program")
     report = confine(Limits.from_dict(init["limits"]), caps=Capabilities.from_dict(init["caps"]),
-                     stage="server")
+                     stage="program-server" if program else "server")
     if not report.ok:
         failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps if s.status == "failed")
         _send(ctl, {"error": f"confinement failed ({failed})"})
         return 1
     init["game"] = _game_setup(init)
     try:
-        factory = load_factory(init["player"])
+        factory = None if program else load_factory(init["player"])
     except BaseException as exc:  # noqa: BLE001 - the bot's import: anything may happen
         traceback.print_exc()
         _send(ctl, {"error": f"cannot load player {init['player'].get('name')!r}: "
@@ -257,15 +261,20 @@ def _game(fds: list[int], init: dict, factory) -> int:
     except OSError as e:
         host.send({"error": f"cannot set up the game process: {e}"})
         return 1
-    setup = init["game"]
+    setup, program = init["game"], init["player"].get("program")
+    if program:
+        from arena.sandbox import program_exec
     report = confine(setup["limits"], writable_dir=init["scratch"], caps=setup["caps"], stage="game",
-                     program=setup["program"])
+                     program=setup["program"],
+                     executable=program_exec.executable_paths(program) if program else ())
     if not report.ok:
         failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps if s.status == "failed")
         host.send({"error": f"confinement failed ({failed})"})
         return 1
     host.factory = factory
     host.send({"ready": True, "pid": os.getpid(), "confinement": report.to_dict()})
+    if program:
+        return program_exec.become(CMD_FD, REPLY_FD, program, init["scratch"])
     host.serve(commands)
     return 0
 

@@ -36,6 +36,9 @@ def player_target(spec) -> dict:
     if getattr(spec, "options", ()):
         player["options"] = dict(spec.options)   # plain JSON: the host calls factory(seed=..., **options)
     source = getattr(spec, "source", None)
+    if source is not None and source.program:  # a program bot: exec'd from (a copy of) its folder
+        player["program"] = {"argv": list(source.program), "dir": source.path}
+        return {"player": player, "path": None, "files": [source.path]}
     if source is not None and source.file:  # a bot in one file: its class by module path, no plugin hooks
         module, _, qualname = source.entry_point.partition(":")
         player.update(module=module, qualname=qualname)
