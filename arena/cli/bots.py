@@ -13,7 +13,7 @@ from arena.cli.options import (BANK_MS, DECISION_MS, MEMORY_MB, STARTUP_MS, limi
                                spec_overrides)
 from arena.cli.output import out, wrapped
 from arena.cli.session import session
-from arena.cli.tables import AUTO, plain
+from arena.cli.text_tables import AUTO, plain
 from arena.plugins.checkbot import check_bot, planned_games
 from arena.plugins.names import package_of
 from arena.bots.player_spec import check_in_process

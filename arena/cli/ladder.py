@@ -16,9 +16,9 @@ from arena.cli.ladder_submitters import app as submitter_app
 from arena.cli.options import limits_overrides, spec_overrides
 from arena.cli.output import out, sandbox_warning
 from arena.cli.session import session
-from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.cli.text_tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.ladder import submitters
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.ladder.errors import LadderError
 from arena.ladder.ladder import SUSPEND_FAULTS, Ladder
 from arena.ladder.submit import reinstate, retire, submit
@@ -118,7 +118,7 @@ def submit_cmd(
     ladder = Ladder.open(folder, session(ctx).registry)
     if owner is not None:
         with Store(ladder.folder) as store:
-            submitters.find(open_book(store), owner)
+            submitters.find(open_ledger(store), owner)
     entry = submit(ladder, package, player=player, games=games, owner=owner,
                    progress=lambda t: typer.echo(printable(t), err=True))
     out(f"{entry.name}: {entry.status} ({entry.reason})")
@@ -153,12 +153,12 @@ def entries_cmd(
 ) -> None:
     """Every entry: version, status and why, the version it follows."""
     with Store(folder) as store:
-        book = open_book(store)
-        entries = book.entries()
+        ledger = open_ledger(store)
+        entries = ledger.entries()
         if changes is not None:
-            if book.entry(changes) is None:
+            if ledger.entry(changes) is None:
                 raise LadderError(f"no entry {changes!r} in {folder} (entries: {', '.join(e.name for e in entries)})")
-            for status, reason, by, at in book.changes(changes):
+            for status, reason, by, at in ledger.changes(changes):
                 out(f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(at))}  {status:<10} by {by}: {reason}")
             return
     if name is not None:
@@ -188,7 +188,7 @@ def table(
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt, by)
     with Store(folder) as store:
-        open_book(store)
+        open_ledger(store)
         out(ratings_text(store, fmt, by, rating_columns(wide), grid))
 
 
@@ -211,7 +211,7 @@ def serve_cmd(
                           f"({exc.name} is missing)") from None
     ladder = Ladder.open(folder, session(ctx).registry)
     with Store(ladder.folder) as store:
-        people = [s for s in submitters.submitters(open_book(store)) if not s.revoked]
+        people = [s for s in submitters.submitters(open_ledger(store)) if not s.revoked]
     typer.echo(f"serving {folder} on http://{host}:{port}/ (Ctrl-C stops); {len(people)} submitters may submit "
                f"(`arena ladder submitter add {folder} NAME` adds one)", err=True)
     web.serve(ladder, host, port, title, proxy)

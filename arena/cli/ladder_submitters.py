@@ -14,7 +14,7 @@ import typer
 
 from arena.cli.output import out
 from arena.ladder import submitters
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.ladder.submitters import MAX_ACTIVE, PER_HOUR, Submitter
 from arena.results.store.database import Store
 
@@ -24,9 +24,9 @@ FOLDER = typer.Argument(..., help="The ladder's folder.")
 NAME = typer.Argument(..., help="The submitter's name (1-30 lowercase letters, digits or '-').")
 
 
-def _book(folder: Path, action):
+def _ledger(folder: Path, action):
     with Store(folder) as store:
-        return action(open_book(store))
+        return action(open_ledger(store))
 
 
 def _shown(s: Submitter, live: int) -> str:
@@ -43,7 +43,7 @@ def add(folder: Path = FOLDER, name: str = NAME,
                                        help="Entries of theirs that may be checking, active or suspended at once.")
         ) -> None:
     """Add a submitter and print their token, once: give it to them (only its hash is kept)."""
-    token = _book(folder, lambda book: submitters.add(book, name, per_hour=per_hour, max_active=max_active))
+    token = _ledger(folder, lambda ledger: submitters.add(ledger, name, per_hour=per_hour, max_active=max_active))
     typer.echo(f"added the submitter {name}; their token (shown only now):", err=True)
     out(token)
 
@@ -51,7 +51,7 @@ def add(folder: Path = FOLDER, name: str = NAME,
 @app.command("new-token")
 def new_token(folder: Path = FOLDER, name: str = NAME) -> None:
     """Give a submitter a new token (the old one stops working; a revoked submitter may submit again)."""
-    token = _book(folder, lambda book: submitters.new_token(book, name))
+    token = _ledger(folder, lambda ledger: submitters.new_token(ledger, name))
     typer.echo(f"a new token for {name} (shown only now; the old one no longer works):", err=True)
     out(token)
 
@@ -59,7 +59,7 @@ def new_token(folder: Path = FOLDER, name: str = NAME) -> None:
 @app.command("revoke")
 def revoke(folder: Path = FOLDER, name: str = NAME) -> None:
     """Revoke a submitter's token: they can submit or retire nothing more (their entries play on)."""
-    _book(folder, lambda book: submitters.revoke(book, name))
+    _ledger(folder, lambda ledger: submitters.revoke(ledger, name))
     out(f"revoked {name}: their token no longer works (their entries stay; `arena ladder retire` takes one out)")
 
 
@@ -69,16 +69,16 @@ def limits(folder: Path = FOLDER, name: str = NAME,
            max_active: Optional[int] = typer.Option(None, "--max-active", min=1, help="Live entries at once.")
            ) -> None:
     """Show or change one submitter's limits."""
-    def change(book):
-        return submitters.set_limits(book, name, per_hour=per_hour, max_active=max_active), book.entries()
-    who, entries = _book(folder, change)
+    def change(ledger):
+        return submitters.set_limits(ledger, name, per_hour=per_hour, max_active=max_active), ledger.entries()
+    who, entries = _ledger(folder, change)
     out(_shown(who, sum(e.owner == who.name and e.status in submitters.LIVE for e in entries)))
 
 
 @app.command("list")
 def list_cmd(folder: Path = FOLDER) -> None:
     """Every submitter: active or revoked, their limits and live entries."""
-    people, entries = _book(folder, lambda book: (submitters.submitters(book), book.entries()))
+    people, entries = _ledger(folder, lambda ledger: (submitters.submitters(ledger), ledger.entries()))
     if not people:
         out(f"no submitters yet: `arena ladder submitter add {folder} NAME` adds one")
     for s in people:

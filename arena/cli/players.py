@@ -11,7 +11,7 @@ import typer
 
 from arena.cli.output import out
 from arena.cli.session import session
-from arena.cli.tables import AUTO, plain
+from arena.cli.text_tables import AUTO, plain
 from arena.game.rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, Rules
 
 app = typer.Typer()

@@ -9,7 +9,7 @@ import typer
 
 from arena.cli.errors import UserError
 from arena.cli.output import out
-from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.cli.text_tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.results.report.pack import MAX_GAMES
 from arena.results.stats.match_outcomes import match_outcomes
 from arena.results.stats.standings import head_to_head_text, ratings_text

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from arena.cli.output import err, out, wrapped
-from arena.cli.tables import AUTO, plain
+from arena.cli.text_tables import AUTO, plain
 from arena.sandbox.limits import detect
 
 app = typer.Typer()

@@ -15,7 +15,7 @@ from arena.cli.options import limits_overrides, secret_from as read_secret_from,
 from arena.cli.output import out, sandbox_warning, wrapped
 from arena.cli.progress import LiveProgress
 from arena.cli.session import session
-from arena.cli.tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
+from arena.cli.text_tables import AUTO, FORMAT_HELP, WIDE_HELP, grid_for, rating_columns
 from arena.results.stats.standings import check_format, ratings_text
 from arena.results.store.database import Store
 from arena.tournament.event import Tournament, status_lines

@@ -25,7 +25,7 @@ from arena.game.rules import Rules
 from arena.game.rulings import follow_mask, lead_mask
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
-from arena.game.tables import SUIT_CARDS, hand_texts, legal_tuple
+from arena.game.lookup import SUIT_CARDS, hand_texts, legal_tuple
 from arena.game.knowledge import view_from_events
 from arena.game.views import PlayerView
 

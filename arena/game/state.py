@@ -34,7 +34,7 @@ from arena.game.rulings import (
     no_common_suit,
 )
 from arena.game.escape import winner_escapes
-from arena.game.tables import legal_tuple
+from arena.game.lookup import legal_tuple
 
 PLAY, TAKE = "play", "take"
 AS = int(ACE_OF_SPADES)

@@ -20,7 +20,7 @@ from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, DECK_MASK, Card, cards_o
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.rulings import STEP, TAKES
-from arena.game.tables import held_order
+from arena.game.lookup import held_order
 
 _AS = BIT[ACE_OF_SPADES]
 

@@ -1,7 +1,7 @@
 """A standing ladder: a results folder whose games never end, planned as they go.
 
 ``DIR/results.sqlite`` is a tournament store (same tables, read by every
-results command) plus the ladder's own tables (:mod:`arena.ladder.book`);
+results command) plus the ladder's own tables (:mod:`arena.ladder.ledger`);
 ``DIR/secret`` keys the bot seeds as a tournament's does; ``DIR/plugins/``
 holds the submitted bots, one folder per entry. :meth:`Ladder.run` plans
 rounds with :mod:`arena.ladder.matchmaking`, writes each round before its
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.game.seeds import SECRET_FILE, Secret, derive_seed, read_secret, write_secret
-from arena.ladder.book import Book, Entry, Round, open_book
+from arena.ladder.ledger import Ledger, Entry, Round, open_ledger
 from arena.ladder.errors import LadderError
 from arena.ladder.matchmaking import WINDOW, choose, rate_game, recent_games, table_size
 from arena.plugins.folders import add_folder_players
@@ -91,12 +91,12 @@ class Ladder:
         settings = {"suspend_faults": suspend_faults, "created_at": time.time()}
         with Store(folder, create=True, meta={"spec": json.loads(json.dumps(spec.to_dict())),
                                               "ladder": settings}) as store:
-            book = Book(store)
+            ledger = Ledger(store)
             write_secret(folder / SECRET_FILE, Secret.generate())
             store.set_meta("secret_check", read_secret(folder / SECRET_FILE).check())
             for name in house:
                 p = registry.get(name)
-                book.add_entry(Entry(name, p.name, p.plugin, p.version, p.code_hash(), "", None, "active",
+                ledger.add_entry(Entry(name, p.name, p.plugin, p.version, p.code_hash(), "", None, "active",
                                      "house player", None, time.time()))
             store.save_players(describe_players(registry, list(house)))
         (folder / PLUGINS).mkdir(exist_ok=True)
@@ -106,7 +106,7 @@ class Ladder:
     def open(cls, folder: str | Path, registry) -> "Ladder":
         try:
             with Store(folder) as store:
-                open_book(store)
+                open_ledger(store)
                 data, settings = store.meta("spec"), store.meta("ladder")
         except StoreError as exc:
             raise LadderError(str(exc)) from None
@@ -164,23 +164,23 @@ class _State:
 
     def __init__(self, ladder: Ladder, store: Store, executor) -> None:
         self.ladder, self.store, self.executor = ladder, store, executor
-        self.book = open_book(store)
+        self.ledger = open_ledger(store)
         self.secret = ladder.secret(store)
         self.env = RatingParams(**rating_params(store.meta("spec"))).env()
         self.ratings: dict = {}
         for o in outcomes(store):
             rate_game(self.env, self.ratings, o.seats, o.ranks)
-        self.faults = self.book.fault_counts()
-        self.reinstated = self.book.reinstated_at()  # faults at each entry's last reinstatement
-        self.pending = self.book.rounds(unfinished_only=True)
+        self.faults = self.ledger.fault_counts()
+        self.reinstated = self.ledger.reinstated_at()  # faults at each entry's last reinstatement
+        self.pending = self.ledger.rounds(unfinished_only=True)
         self.resumed_done = self.store.done() if self.pending else set()  # a stopped run's rounds' stored games
-        self.rounds = self.book.round_count()
-        self.circles = collections.deque(self.book.recent_circles(WINDOW), maxlen=WINDOW)
+        self.rounds = self.ledger.round_count()
+        self.circles = collections.deque(self.ledger.recent_circles(WINDOW), maxlen=WINDOW)
         self.in_flight: dict = {}
         self.specs: dict[int, GameSpec] = {}  # the games in flight, by index
         self.poll = getattr(executor, "poll", None)  # an executor that streams each game as it finishes
         if self.poll is not None:
-            executor.deliver_to(lambda pairs: self._store(pairs, self.book.entries()))
+            executor.deliver_to(lambda pairs: self._store(pairs, self.ledger.entries()))
         self.played_now, self.planned_now, self.waiting = 0, 0, ""
         self.suspended: list[str] = []
         self.limit = max(2, 2 * getattr(executor, "workers", 2))
@@ -190,7 +190,7 @@ class _State:
         while True:
             stopping = (should_stop is not None and should_stop()) or (
                 max_games is not None and self.planned_now >= max_games)
-            entries = self.book.entries()
+            entries = self.ledger.entries()
             if not stopping:
                 self._fill(entries, max_games)
             if not self.in_flight:
@@ -215,8 +215,8 @@ class _State:
         active = [e for e in entries if e.status == "active"]
         problems = self.ladder.know(active)
         for name, why in problems.items():
-            self.book.set_status(name, "suspended", f"cannot be loaded: {why}", by=RUN_BY)
-        reinstated = self.book.reinstated_at()
+            self.ledger.set_status(name, "suspended", f"cannot be loaded: {why}", by=RUN_BY)
+        reinstated = self.ledger.reinstated_at()
         if reinstated != self.reinstated:  # `arena ladder reinstate` while this run plays
             self.reinstated = reinstated
             self.suspended = [n for n in self.suspended if n not in reinstated]
@@ -252,7 +252,7 @@ class _State:
         rng = random.Random(derive_seed(spec.seed, "ladder-table", number))
         choice = choose(sorted(names), self.ratings, recent_games(self.circles), size, rng, self.env)
         rules = spec.rules[number % len(spec.rules)]
-        rnd = self.book.plan_round(
+        rnd = self.ledger.plan_round(
             rules, seating(choice.players, derive_seed(spec.seed, "ladder-seating", number)),
             lambda n: derive_seed(spec.seed, "ladder-deal", n))
         self.rounds = rnd.number + 1
@@ -277,12 +277,12 @@ class _State:
                 if since >= limit and name not in house and name not in self.suspended:
                     self.suspended.append(name)
                     counted = f"{since} faults" + (" since it was reinstated" if name in self.reinstated else "")
-                    self.book.set_status(name, "suspended", f"{counted} (the ladder suspends a bot at {limit})",
+                    self.ledger.set_status(name, "suspended", f"{counted} (the ladder suspends a bot at {limit})",
                                          by=RUN_BY)
 
     def keep_finished(self) -> None:
         """Store what finished while the run was being stopped; cancel the rest (played again next run)."""
-        entries = self.book.entries()
+        entries = self.ledger.entries()
         if self.poll is not None:
             try:
                 self.poll()
@@ -298,7 +298,7 @@ class _State:
         self.in_flight.clear()
 
     def progress(self) -> LadderProgress:
-        active = sum(1 for e in self.book.entries() if e.status == "active")
+        active = sum(1 for e in self.ledger.entries() if e.status == "active")
         return LadderProgress(self.store.count(), self.played_now, active, self.waiting, tuple(self.suspended))
 
 

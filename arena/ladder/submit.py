@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.ladder import submitters
-from arena.ladder.book import REINSTATED, Entry, open_book
+from arena.ladder.ledger import REINSTATED, Entry, open_ledger
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import install_submission, read_package
 from arena.ladder.ladder import PLUGINS, Ladder
@@ -58,15 +58,15 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
     package = read_package(path)
     base = entry_base(package.plugin)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        entries = book.entries()
+        ledger = open_ledger(store)
+        entries = ledger.entries()
         owner = submitters.check_owner(entries, base, by.name if by else None) or owner
         if by is not None:
             submitters.check_active(entries, by)
-        name, previous, target = _new_folder(ladder, book, base, path)
+        name, previous, target = _new_folder(ladder, ledger, base, path)
         try:
             candidate = folder_candidate(target, name)
-            same = next((e for e in book.entries() if e.plugin == base and e.code_hash == candidate.code_hash), None)
+            same = next((e for e in ledger.entries() if e.plugin == base and e.code_hash == candidate.code_hash), None)
             if same is not None:
                 raise SubmissionError(f"{path} is the same code as the entry {same.name} ({same.status}); "
                                       f"change the bot to submit a new version")
@@ -79,24 +79,24 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
         spec = ladder.registry.players[name]
         entry = Entry(name, spec.name, base, spec.version, candidate.code_hash, f"{PLUGINS}/{name}", previous,
                       "checking", "being checked", None, time.time(), owner)
-        book.add_entry(entry)
+        ledger.add_entry(entry)
         say(f"{name}: installed {package.distribution} {package.version} into {target}; checking it ...")
         report = _check(ladder, store, name, games)
         data = {"ok": report.ok, "rows": report.to_dicts(), "text": report.table("simple")}
         if report.ok:
             store.save_players(describe_players(ladder.registry, [name]))
-            book.set_status(name, "active", "passed check-bot", data, by=CHECKED_BY)
+            ledger.set_status(name, "active", "passed check-bot", data, by=CHECKED_BY)
         else:
             failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())
-            book.set_status(name, "rejected", f"check-bot failed: {failed}", data, by=CHECKED_BY)
+            ledger.set_status(name, "rejected", f"check-bot failed: {failed}", data, by=CHECKED_BY)
             shutil.rmtree(target, ignore_errors=True)  # it never plays: its files only take room
-        return book.entry(name)
+        return ledger.entry(name)
 
 
-def _new_folder(ladder: Ladder, book, base: str, path: Path) -> tuple[str, str | None, Path]:
+def _new_folder(ladder: Ladder, ledger, base: str, path: Path) -> tuple[str, str | None, Path]:
     """The next entry name of the bot ``base``, the entry it follows, and its install folder (made)."""
     for _ in range(20):  # another submit of the same bot may take a name at the same time
-        earlier = [e for e in book.entries() if e.plugin == base]
+        earlier = [e for e in ledger.entries() if e.plugin == base]
         name = f"{base}-v{len(earlier) + 1}"
         target = ladder.folder / PLUGINS / name
         if target.exists():
@@ -122,32 +122,32 @@ def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser", 
            submitter: Submitter | None = None) -> Entry:
     """Take an entry out of matchmaking (its games and rating stay); a ``submitter`` may retire only their own."""
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        entry = _entry(ladder, book, name)
+        ledger = open_ledger(store)
+        entry = _entry(ladder, ledger, name)
         if submitter is not None and entry.owner != submitter.name:
             raise LadderError(f"{name} is not {submitter.name}'s: a submitter may retire only their own entries")
         if entry.status == "retired":
             raise LadderError(f"{name} is retired already")
-        book.set_status(name, "retired", reason, by=by or _user())
-        return book.entry(name)
+        ledger.set_status(name, "retired", reason, by=by or _user())
+        return ledger.entry(name)
 
 
 def reinstate(ladder: Ladder, name: str, why: str = "", by: str | None = None) -> Entry:
     """Put a suspended entry back into matchmaking; its suspension counts faults from now on."""
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        entry = _entry(ladder, book, name)
+        ledger = open_ledger(store)
+        entry = _entry(ladder, ledger, name)
         if entry.status != "suspended":
             raise LadderError(f"{name} is {entry.status}, not suspended: only a suspended entry can be reinstated")
-        book.set_status(name, "active", f"{REINSTATED} by the organiser" + (f": {why}" if why else ""),
+        ledger.set_status(name, "active", f"{REINSTATED} by the organiser" + (f": {why}" if why else ""),
                         by=by or _user())
-        return book.entry(name)
+        return ledger.entry(name)
 
 
-def _entry(ladder: Ladder, book, name: str) -> Entry:
-    entry = book.entry(name)
+def _entry(ladder: Ladder, ledger, name: str) -> Entry:
+    entry = ledger.entry(name)
     if entry is None:
-        known = ", ".join(e.name for e in book.entries()) or "none"
+        known = ", ".join(e.name for e in ledger.entries()) or "none"
         raise LadderError(f"no entry {name!r} in {ladder.folder} (entries: {known})")
     return entry
 

@@ -25,7 +25,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from arena.ladder.book import Book, Entry
+from arena.ladder.ledger import Ledger, Entry
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.names import name_key
 
@@ -58,19 +58,19 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def _with_hashes(book: Book) -> list[tuple[str, Submitter]]:
+def _with_hashes(ledger: Ledger) -> list[tuple[str, Submitter]]:
     """Every submitter with their token's hash, by name."""
     return [(hashed, Submitter(name, created, revoked, per_hour, active))
-            for name, hashed, created, revoked, per_hour, active in book.submitter_rows()]
+            for name, hashed, created, revoked, per_hour, active in ledger.submitter_rows()]
 
 
-def submitters(book: Book) -> list[Submitter]:
-    return [who for _, who in _with_hashes(book)]
+def submitters(ledger: Ledger) -> list[Submitter]:
+    return [who for _, who in _with_hashes(ledger)]
 
 
-def find(book: Book, name: str) -> Submitter:
+def find(ledger: Ledger, name: str) -> Submitter:
     """The submitter ``name``; a LadderError naming the known ones otherwise."""
-    people = submitters(book)
+    people = submitters(ledger)
     found = next((s for s in people if s.name == name), None)
     if found is None:
         known = ", ".join(s.name for s in people) or "none yet"
@@ -78,58 +78,58 @@ def find(book: Book, name: str) -> Submitter:
     return found
 
 
-def add(book: Book, name: str, *, per_hour: int = PER_HOUR, max_active: int = MAX_ACTIVE) -> str:
+def add(ledger: Ledger, name: str, *, per_hour: int = PER_HOUR, max_active: int = MAX_ACTIVE) -> str:
     """Make the submitter ``name``; their token (shown once: only its hash is kept)."""
     if not _NAME.match(name):
         raise LadderError(f"a submitter's name must be 1-30 lowercase letters, digits or '-', starting with a "
                           f"letter or digit (got {name[:40]!r})")
-    clash = next((s.name for s in submitters(book) if name_key(s.name) == name_key(name)), None)
+    clash = next((s.name for s in submitters(ledger) if name_key(s.name) == name_key(name)), None)
     if clash is not None:
         raise LadderError(f"the submitter name {name!r} reads like the submitter {clash!r}: choose another")
     if per_hour < 1 or max_active < 1:
         raise LadderError(f"a submitter's limits must be at least 1 (got {per_hour} an hour, {max_active} active)")
     token = secrets.token_urlsafe(_TOKEN_BYTES)
-    book.add_submitter(name, token_hash(token), per_hour, max_active)
+    ledger.add_submitter(name, token_hash(token), per_hour, max_active)
     return token
 
 
-def new_token(book: Book, name: str) -> str:
+def new_token(ledger: Ledger, name: str) -> str:
     """A new token for ``name`` (the old one stops working; a revoked submitter is restored)."""
-    find(book, name)
+    find(ledger, name)
     token = secrets.token_urlsafe(_TOKEN_BYTES)
-    book.update_submitter(name, token_hash=token_hash(token), revoked_at=None)
+    ledger.update_submitter(name, token_hash=token_hash(token), revoked_at=None)
     return token
 
 
-def revoke(book: Book, name: str) -> Submitter:
-    if find(book, name).revoked:
+def revoke(ledger: Ledger, name: str) -> Submitter:
+    if find(ledger, name).revoked:
         raise LadderError(f"the submitter {name!r} is revoked already")
-    book.update_submitter(name, revoked_at=time.time())
-    return find(book, name)
+    ledger.update_submitter(name, revoked_at=time.time())
+    return find(ledger, name)
 
 
-def set_limits(book: Book, name: str, *, per_hour: int | None = None, max_active: int | None = None) -> Submitter:
-    find(book, name)
+def set_limits(ledger: Ledger, name: str, *, per_hour: int | None = None, max_active: int | None = None) -> Submitter:
+    find(ledger, name)
     values = {k: v for k, v in (("per_hour", per_hour), ("max_active", max_active)) if v is not None}
     if any(v < 1 for v in values.values()):
         raise LadderError(f"a submitter's limits must be at least 1 (got {values})")
     if values:
-        book.update_submitter(name, **values)
-    return find(book, name)
+        ledger.update_submitter(name, **values)
+    return find(ledger, name)
 
 
-def authenticate(book: Book, token: str) -> Submitter | None:
+def authenticate(ledger: Ledger, token: str) -> Submitter | None:
     """The submitter whose token this is and who is not revoked; None for any other token."""
     if not token:
         return None
     wanted = token_hash(token)
-    found = next((who for hashed, who in _with_hashes(book) if secrets.compare_digest(hashed, wanted)), None)
+    found = next((who for hashed, who in _with_hashes(ledger) if secrets.compare_digest(hashed, wanted)), None)
     return None if found is None or found.revoked else found
 
 
-def check_rate(book: Book, who: Submitter, now: float) -> None:
+def check_rate(ledger: Ledger, who: Submitter, now: float) -> None:
     """Refuse a new submission past ``who``'s hourly limit (a SubmissionError)."""
-    if book.submissions_since(who.name, now - 3600) >= who.per_hour:
+    if ledger.submissions_since(who.name, now - 3600) >= who.per_hour:
         raise SubmissionError(f"refused: {who.name} began {who.per_hour} submissions in the last hour, the most "
                               f"this ladder allows; try again later")
 

@@ -21,7 +21,7 @@ import arena
 from arena.cli.app import app, main
 from arena.cli.output import wrapped
 from arena.cli.progress import LiveProgress, clock, summary
-from arena.cli.tables import fitted
+from arena.cli.text_tables import fitted
 from arena.plugins.registry import DISABLE_ENV
 from arena.results.store.database import Store
 from arena.sandbox.limits_spec import LimitsSpec

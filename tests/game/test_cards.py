@@ -121,7 +121,7 @@ def test_held_order_is_the_sorted_hand_for_one_and_two_packs():
     """tables.held_order (the views' fast path) orders a mask exactly as sort_hand does."""
     import random
 
-    from arena.game.tables import held_order
+    from arena.game.lookup import held_order
     rng = random.Random(11)
     masks = [0, (1 << 52) - 1, (1 << 104) - 1] + [rng.getrandbits(52) for _ in range(300)]
     masks += [rng.getrandbits(104) & rng.getrandbits(104) for _ in range(300)]

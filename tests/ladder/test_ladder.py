@@ -7,7 +7,7 @@ from concurrent.futures import Future
 import pytest
 
 from arena.cli.app import main
-from arena.ladder.book import Entry, open_book
+from arena.ladder.ledger import Entry, open_ledger
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
@@ -21,12 +21,12 @@ from support.ladder import bot_folder, make_ladder
 
 def _games_of(folder) -> dict[str, int]:
     with Store(folder) as store:
-        return open_book(store).games_of()
+        return open_ledger(store).games_of()
 
 
 def _unfinished(folder):
     with Store(folder) as store:
-        return open_book(store).rounds(unfinished_only=True)
+        return open_ledger(store).rounds(unfinished_only=True)
 
 
 def test_a_ladder_plays_whole_rounds_and_rates_them(tmp_path, registry):
@@ -34,7 +34,7 @@ def test_a_ladder_plays_whole_rounds_and_rates_them(tmp_path, registry):
     progress = ladder.run(SerialExecutor(registry), max_games=14)
     assert progress.stored == 14  # rounds of 3 then 4 games: each deal in every rotation
     with Store(ladder.folder) as store:
-        rounds = open_book(store).rounds()
+        rounds = open_ledger(store).rounds()
         assert [r.size for r in rounds] == [3, 4, 3, 4]
         for r in rounds:  # every rotation of the deal: each player held each hand once
             seats = [store.record(i)["names"] for i in r.indices]
@@ -139,14 +139,14 @@ def test_a_bot_crashing_on_every_decision_is_suspended_and_the_others_go_on(tmp_
     ladder = make_ladder(tmp_path / "L", registry, suspend_faults=6)
     install_submission(wheels["crashy"], ladder.folder / "plugins" / "crashy-v1")
     with Store(ladder.folder) as store:
-        open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
+        open_ledger(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
                                          "active", "test", None, 0.0))
     progress = Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=40)
     assert progress.suspended == ("crashy-v1",)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        assert book.entry("crashy-v1").status == "suspended"
-        assert book.fault_counts()["crashy-v1"] >= 6
+        ledger = open_ledger(store)
+        assert ledger.entry("crashy-v1").status == "suspended"
+        assert ledger.fault_counts()["crashy-v1"] >= 6
         assert store.count() >= 40
     crashed = _games_of(ladder.folder)["crashy-v1"]
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)

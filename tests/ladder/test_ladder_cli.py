@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from arena.cli.app import main
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.results.store.database import Store
 from support.processes import wait_for
 
@@ -50,7 +50,7 @@ def test_kill_9_while_a_submission_enters_loses_nothing(tmp_path, wheels, capsys
         def played():
             """the submitted bot's games"""
             with Store(folder) as store:
-                return open_book(store).games_of().get("lbot-v1", 0) >= 3
+                return open_ledger(store).games_of().get("lbot-v1", 0) >= 3
         _wait(played)
     finally:
         os.killpg(run.pid, signal.SIGKILL)
@@ -58,8 +58,8 @@ def test_kill_9_while_a_submission_enters_loses_nothing(tmp_path, wheels, capsys
     before = _stored(folder)
     assert main(["ladder", "run", str(folder), "--games", "4", "-j", "1", "-q"]) == 0
     with Store(folder) as store:
-        book = open_book(store)
-        assert book.rounds(unfinished_only=True) == []  # the round cut by kill -9 was played again
+        ledger = open_ledger(store)
+        assert ledger.rounds(unfinished_only=True) == []  # the round cut by kill -9 was played again
         assert store.count() >= before + 4
     assert main(["ladder", "table", str(folder), "--format", "csv"]) == 0
     table = capsys.readouterr().out
@@ -89,7 +89,7 @@ def test_a_run_on_a_worker_pool_reads_the_games_its_workers_stream(tmp_path, cap
     assert run.returncode == 0, err
     assert _stored(folder) >= 150
     with Store(folder) as store:
-        assert open_book(store).rounds(unfinished_only=True) == []
+        assert open_ledger(store).rounds(unfinished_only=True) == []
 
 
 def test_errors_are_one_line(tmp_path, capsys):
@@ -131,7 +131,7 @@ def test_ctrl_c_stops_with_130_and_a_new_run_goes_on(tmp_path):
     before = _stored(folder)
     assert main(["ladder", "run", str(folder), "--games", "3", "-j", "1", "-q"]) == 0
     with Store(folder) as store:
-        assert open_book(store).rounds(unfinished_only=True) == [] and store.count() >= before + 3
+        assert open_ledger(store).rounds(unfinished_only=True) == [] and store.count() >= before + 3
 
 
 def test_submitting_a_missing_file_says_so(tmp_path, capsys):

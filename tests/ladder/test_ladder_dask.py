@@ -10,7 +10,7 @@ pytest.importorskip("distributed", reason="dask.distributed is not installed: pi
 from distributed import LocalCluster  # noqa: E402
 
 from arena.cli.app import main  # noqa: E402
-from arena.ladder.book import open_book  # noqa: E402
+from arena.ladder.ledger import open_ledger  # noqa: E402
 from arena.ladder.submit import submit  # noqa: E402
 from arena.results.store.database import Store  # noqa: E402
 from support.ladder import make_ladder  # noqa: E402
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.long
 def _state(folder):
     """Stored game indices, the planned rounds' indices, games per entry."""
     with Store(folder) as store:
-        book = open_book(store)
+        ledger = open_ledger(store)
         stored = [i for (i,) in store.db.execute("SELECT idx FROM games ORDER BY idx")]
-        return stored, [i for r in book.rounds() for i in r.indices], book.games_of()
+        return stored, [i for r in ledger.rounds() for i in r.indices], ledger.games_of()
 
 
 def test_a_ladder_runs_on_dask_and_a_second_run_goes_on(tmp_path, registry, wheels, capsys):

@@ -4,7 +4,7 @@ is suspended again only for faults made after it came back."""
 from __future__ import annotations
 
 from arena.cli.app import main
-from arena.ladder.book import Entry, open_book
+from arena.ladder.ledger import Entry, open_ledger
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
 from arena.results.store.database import Store
@@ -20,18 +20,18 @@ def test_a_reinstated_bot_plays_again_and_is_suspended_only_for_new_faults(tmp_p
     folder = ladder.folder
     install_submission(wheels["crashy"], folder / "plugins" / "crashy-v1")
     with Store(folder) as store:
-        open_book(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
+        open_ledger(store).add_entry(Entry("crashy-v1", "crashy", "crashy", "0.1.0", "x", "plugins/crashy-v1", None,
                                          "active", "test", None, 0.0))
     assert Ladder.open(folder, registry).run(SerialExecutor(registry), max_games=60).suspended == ("crashy-v1",)
     with Store(folder) as store:
-        book = open_book(store)
-        before, games_before = book.fault_counts()["crashy-v1"], book.games_of()["crashy-v1"]
+        ledger = open_ledger(store)
+        before, games_before = ledger.fault_counts()["crashy-v1"], ledger.games_of()["crashy-v1"]
     assert before >= LIMIT
 
     assert main(["ladder", "reinstate", str(folder), "crashy-v1", "--reason", "its host was fixed"]) == 0
     assert capsys.readouterr().out.strip() == "crashy-v1: active (reinstated by the organiser: its host was fixed)"
     with Store(folder) as store:
-        status, reason, by, at = open_book(store).changes("crashy-v1")[-1]
+        status, reason, by, at = open_ledger(store).changes("crashy-v1")[-1]
     assert (status, reason) == ("active", "reinstated by the organiser: its host was fixed") and by and at > 0
     assert main(["ladder", "entries", str(folder), "--changes", "crashy-v1"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -39,9 +39,9 @@ def test_a_reinstated_bot_plays_again_and_is_suspended_only_for_new_faults(tmp_p
 
     progress = Ladder.open(folder, registry).run(SerialExecutor(registry), max_games=60)
     with Store(folder) as store:
-        book = open_book(store)
-        entry, after = book.entry("crashy-v1"), book.fault_counts()["crashy-v1"]
-        assert book.games_of()["crashy-v1"] > games_before  # seated again
+        ledger = open_ledger(store)
+        entry, after = ledger.entry("crashy-v1"), ledger.fault_counts()["crashy-v1"]
+        assert ledger.games_of()["crashy-v1"] > games_before  # seated again
     # its old faults alone were over the limit: it is suspended again only once its new ones reach it
     assert progress.suspended == ("crashy-v1",) and entry.status == "suspended"
     assert after - before >= LIMIT and "faults since it was reinstated" in entry.reason

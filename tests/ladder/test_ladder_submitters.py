@@ -10,7 +10,7 @@ import pytest
 
 from arena.cli.app import main
 from arena.ladder import submitters
-from arena.ladder.book import Entry, open_book
+from arena.ladder.ledger import Entry, open_ledger
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
@@ -26,11 +26,11 @@ def test_a_token_is_shown_once_and_stored_only_as_its_hash(tmp_path, registry):
     """The token authenticates its submitter; the database holds its SHA-256, never the token itself."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        token = submitters.add(book, "alice")
+        ledger = open_ledger(store)
+        token = submitters.add(ledger, "alice")
         assert len(token) >= 40
-        assert submitters.authenticate(book, token).name == "alice"
-        assert submitters.authenticate(book, token + "x") is None and submitters.authenticate(book, "") is None
+        assert submitters.authenticate(ledger, token).name == "alice"
+        assert submitters.authenticate(ledger, token + "x") is None and submitters.authenticate(ledger, "") is None
     raw = (ladder.folder / "results.sqlite").read_bytes()
     assert token.encode() not in raw and submitters.token_hash(token).encode() in raw
 
@@ -39,14 +39,14 @@ def test_revoked_and_renewed_tokens(tmp_path, registry):
     """A revoked token is refused; a new token works and the old one no longer does."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        old = submitters.add(book, "alice")
-        assert submitters.revoke(book, "alice").revoked
-        assert submitters.authenticate(book, old) is None
+        ledger = open_ledger(store)
+        old = submitters.add(ledger, "alice")
+        assert submitters.revoke(ledger, "alice").revoked
+        assert submitters.authenticate(ledger, old) is None
         with pytest.raises(LadderError, match="revoked already"):
-            submitters.revoke(book, "alice")
-        new = submitters.new_token(book, "alice")
-        assert submitters.authenticate(book, new).name == "alice" and submitters.authenticate(book, old) is None
+            submitters.revoke(ledger, "alice")
+        new = submitters.new_token(ledger, "alice")
+        assert submitters.authenticate(ledger, new).name == "alice" and submitters.authenticate(ledger, old) is None
 
 
 @pytest.mark.parametrize("name, message", [("Alice", "lowercase"), ("a" * 31, "1-30"), ("al ice", "lowercase"),
@@ -55,10 +55,10 @@ def test_submitter_names_are_checked(tmp_path, registry, name, message):
     """Malformed names are refused; one that reads like a submitter's name is refused too."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        submitters.add(book, "bob")
+        ledger = open_ledger(store)
+        submitters.add(ledger, "bob")
         with pytest.raises(LadderError, match=message):
-            submitters.add(book, name)
+            submitters.add(ledger, name)
 
 
 def test_a_chain_belongs_to_the_submitter_of_its_first_version():
@@ -84,21 +84,21 @@ def test_limits_count_live_entries_and_submissions_begun_this_hour(tmp_path, reg
     submission begun in the last hour, whatever became of it."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        submitters.add(book, "alice", per_hour=2, max_active=2)
-        who = submitters.find(book, "alice")
+        ledger = open_ledger(store)
+        submitters.add(ledger, "alice", per_hour=2, max_active=2)
+        who = submitters.find(ledger, "alice")
         live = [_entry("a-v1", "a", "alice"), _entry("b-v1", "b", "alice", "suspended"),
                 _entry("c-v1", "c", "alice", "retired"), _entry("d-v1", "d", "bob")]
         with pytest.raises(SubmissionError, match=r"2 entries that can still play \(a-v1, b-v1\)"):
             submitters.check_active(live, who)
         submitters.check_active(live[1:], who)
         now = time.time()
-        book.begin_submission("alice", now - 4000)  # over an hour ago: not counted
-        book.begin_submission("alice", now - 10)
-        submitters.check_rate(book, who, now)
-        book.end_submission(book.begin_submission("alice", now - 5), "refused: not a wheel")
+        ledger.begin_submission("alice", now - 4000)  # over an hour ago: not counted
+        ledger.begin_submission("alice", now - 10)
+        submitters.check_rate(ledger, who, now)
+        ledger.end_submission(ledger.begin_submission("alice", now - 5), "refused: not a wheel")
         with pytest.raises(SubmissionError, match="began 2 submissions in the last hour"):
-            submitters.check_rate(book, who, now)
+            submitters.check_rate(ledger, who, now)
 
 
 def test_the_organiser_may_submit_as_someone_and_retire_anything(tmp_path, registry, wheels, capsys):
@@ -116,9 +116,9 @@ def test_the_organiser_may_submit_as_someone_and_retire_anything(tmp_path, regis
     assert "alice's" in line
     ladder = Ladder.open(folder, registry)
     with Store(folder) as store:
-        book = open_book(store)
-        assert book.entry("lbot-v1").owner == "alice"
-        bob, alice = submitters.find(book, "bob"), submitters.find(book, "alice")
+        ledger = open_ledger(store)
+        assert ledger.entry("lbot-v1").owner == "alice"
+        bob, alice = submitters.find(ledger, "bob"), submitters.find(ledger, "alice")
     with pytest.raises(SubmissionError, match="belongs to another submitter"):
         submit(ladder, wheels["v2"], by=bob)
     with pytest.raises(LadderError, match="not bob's"):
@@ -154,5 +154,5 @@ def test_a_ladder_made_before_submitters_gains_the_owner_column(tmp_path, regist
     db.commit()
     db.close()
     with Store(ladder.folder) as store:
-        entries = open_book(store).entries()
+        entries = open_ledger(store).entries()
     assert entries and all(e.owner is None for e in entries)

@@ -21,7 +21,7 @@ pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] ex
 from starlette.testclient import TestClient  # noqa: E402
 
 from arena.ladder import submitters  # noqa: E402
-from arena.ladder.book import Entry, open_book  # noqa: E402
+from arena.ladder.ledger import Entry, open_ledger  # noqa: E402
 from arena.ladder.install import install_submission  # noqa: E402
 from arena.ladder.ladder import Ladder  # noqa: E402
 from arena.ladder.web import app as web_app  # noqa: E402
@@ -131,7 +131,7 @@ def test_uploads_are_refused_without_a_token_or_over_the_cap(tmp_path, registry,
     The refused bodies leave nothing in the ladder's folders."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        token = submitters.add(open_book(store), "alice")
+        token = submitters.add(open_ledger(store), "alice")
     client = TestClient(make_app(Ladder.open(ladder.folder, registry), max_upload=1000))
     wheel = wheels["v1"].read_bytes()
     assert len(wheel) > 1000
@@ -157,7 +157,7 @@ def test_a_bot_page_shows_its_faults_and_logs(tmp_path, registry, wheels):
     with Store(ladder.folder) as store:
         for name in ("crashy-v1", "crashy-v2"):  # two bots that print at one table
             install_submission(wheels["crashy"], ladder.folder / "plugins" / name)
-            open_book(store).add_entry(Entry(name, "crashy", "crashy", "0.1.0", "x-" + name, f"plugins/{name}", None,
+            open_ledger(store).add_entry(Entry(name, "crashy", "crashy", "0.1.0", "x-" + name, f"plugins/{name}", None,
                                              "active", "test", None, 0.0))
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=8)
     with Store(ladder.folder) as store:
@@ -225,7 +225,7 @@ def test_an_upload_is_refused_while_the_disk_is_nearly_full(tmp_path, registry, 
     and nothing is spooled."""
     ladder = make_ladder(tmp_path / "L", registry)
     with Store(ladder.folder) as store:
-        token = submitters.add(open_book(store), "alice")
+        token = submitters.add(open_ledger(store), "alice")
     real = web_app.shutil.disk_usage
     monkeypatch.setattr(web_app.shutil, "disk_usage", lambda path: real(path)._replace(free=100 << 20))
     said = TestClient(make_app(Ladder.open(ladder.folder, registry))).post(

@@ -25,7 +25,7 @@ from urllib.parse import quote
 import pytest
 
 from arena.ladder import submitters
-from arena.ladder.book import Entry, open_book
+from arena.ladder.ledger import Entry, open_ledger
 from arena.ladder.install import install_submission
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import submit
@@ -62,11 +62,11 @@ def served(tmp_path_factory):
     ladder = make_ladder(tmp / "L", registry, table_sizes=[3], house=["random", "low", "high"], suspend_faults=10_000)
     install_submission(build_wheel(hostile_folder(tmp), tmp / "wheel"), ladder.folder / "plugins" / "xss-bot-v1")
     with Store(ladder.folder) as store:
-        book = open_book(store)
-        token = submitters.add(book, "alice")
-        book.add_entry(Entry("xss-bot-v1", "xss-bot", "xss-bot", "1.0" + PAYLOAD, "x" + PAYLOAD, "plugins/xss-bot-v1",
+        ledger = open_ledger(store)
+        token = submitters.add(ledger, "alice")
+        ledger.add_entry(Entry("xss-bot-v1", "xss-bot", "xss-bot", "1.0" + PAYLOAD, "x" + PAYLOAD, "plugins/xss-bot-v1",
                              None, "active", "entered by the test " + PAYLOAD + BREAKOUT, None, 0.0, "alice"))
-        who = submitters.authenticate(book, token)
+        who = submitters.authenticate(ledger, token)
     rejected = submit(Ladder.open(ladder.folder, registry), hostile_folder(tmp, "xss-bot-two"), by=who)
     assert rejected.status == "rejected" and "<script>" in rejected.reason
     Ladder.open(ladder.folder, registry).run(SerialExecutor(registry), max_games=9)

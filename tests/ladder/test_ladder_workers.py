@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from arena.cli.app import main
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.results.store.database import Store
 from support.processes import pool_workers, wait_for
 
@@ -54,15 +54,15 @@ def test_a_pool_worker_killed_with_9_mid_run_loses_and_repeats_no_game(tmp_path,
                               f"the ") and told[0].endswith(" unfinished batches again (games already stored are kept)")
     assert "Traceback" not in err
     with Store(folder) as store:
-        book = open_book(store)
-        rounds = book.rounds()
-        assert book.rounds(unfinished_only=True) == []
+        ledger = open_ledger(store)
+        rounds = ledger.rounds()
+        assert ledger.rounds(unfinished_only=True) == []
         stored = [i for i, _ in store.db.execute("SELECT idx, game_id FROM games ORDER BY idx")]
         assert stored == [i for r in rounds for i in r.indices]  # every round whole, each game once
         assert store.count() >= GAMES
         seats = dict(store.db.execute("SELECT idx, COUNT(*) FROM seats GROUP BY idx"))
         assert seats == {i: r.size for r in rounds for i in r.indices}
-        games_of = book.games_of()
+        games_of = ledger.games_of()
     capsys.readouterr()
     assert main(["ladder", "table", str(folder), "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

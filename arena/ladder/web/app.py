@@ -26,7 +26,7 @@ from arena.game.errors import ArenaError
 from arena.ladder import submitters
 from arena.ladder.archive import DEFAULT_LIMITS as LIMITS
 from arena.ladder.archive import MAX_UPLOAD
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.ladder.errors import SubmissionError, UploadTooLarge
 from arena.ladder.ladder import Ladder
 from arena.ladder.submit import retire, submit
@@ -173,14 +173,14 @@ class Site:
 
     def _begin(self, who: Submitter) -> int:
         with Store(self.folder) as store:
-            book = open_book(store)
+            ledger = open_ledger(store)
             now = time.time()
-            submitters.check_rate(book, who, now)
-            return book.begin_submission(who.name, now)
+            submitters.check_rate(ledger, who, now)
+            return ledger.begin_submission(who.name, now)
 
     def _end(self, row: int, outcome: str) -> None:
         with Store(self.folder) as store:
-            open_book(store).end_submission(row, outcome)
+            open_ledger(store).end_submission(row, outcome)
 
     async def retire(self, request: Request) -> Response:
         who = await self._who(request)
@@ -198,7 +198,7 @@ class Site:
 
     def _names(self) -> set[str]:
         with Store(self.folder) as store:
-            return {e.name for e in open_book(store).entries()}
+            return {e.name for e in open_ledger(store).entries()}
 
     async def _who(self, request: Request) -> Submitter | Response:
         """The submitter the request's token is, or the answer refusing it (nothing of the body read)."""
@@ -214,7 +214,7 @@ class Site:
 
     def _authenticate(self, token: str) -> Submitter | None:
         with Store(self.folder) as store:
-            return submitters.authenticate(open_book(store), token)
+            return submitters.authenticate(open_ledger(store), token)
 
 
 def _line(text: str, status: int, close: bool = False, headers: dict | None = None) -> Response:

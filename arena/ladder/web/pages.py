@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from arena.ladder.book import open_book
+from arena.ladder.ledger import open_ledger
 from arena.results.errors import StoreError
 from arena.results.report.logs import cut_log
 from arena.results.report.viewer import viewer_html
@@ -57,7 +57,7 @@ def table_rows(folder: Path) -> dict:
     """The leaderboard as plain data: headers and the rows' cells (text), each row's entry's status, the recent
     games."""
     with Store(folder) as store:
-        statuses = {e.name: e.status for e in open_book(store).entries()}
+        statuses = {e.name: e.status for e in open_ledger(store).entries()}
         outs = outcomes(store)
         params = rating_params(store.meta("spec"))
         recent = recent_games(store)
@@ -131,7 +131,7 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
     """Everything a bot's page shows, its texts redacted; None: no such entry."""
     hide = Redactor.of(folder)
     with Store(folder) as store:
-        entries = open_book(store).entries()
+        entries = open_ledger(store).entries()
         entry = next((e for e in entries if e.name == name), None)
         if entry is None:
             return None

@@ -106,7 +106,7 @@ class Round:
         return range(self.first_idx, self.first_idx + self.size)
 
 
-class Book:
+class Ledger:
     """The ladder tables of one open :class:`Store`."""
 
     def __init__(self, store: Store) -> None:
@@ -249,9 +249,9 @@ class Book:
                           (submitter, since))[0][0]
 
 
-def open_book(store: Store) -> Book:
+def open_ledger(store: Store) -> Ledger:
     """The ladder tables of ``store``; a store without the ladder's meta row is not a ladder."""
     if store.meta("ladder") is None:
         raise LadderError(f"{store.folder} is not a ladder (it has no ladder settings): expected a folder made "
                          f"by `arena ladder create`")
-    return Book(store)
+    return Ledger(store)
