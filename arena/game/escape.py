@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from arena.game import events as ev
 from arena.game.cards import BIT
 from arena.game.rulings import ALONE, DRAW, PASS, SIMULTANEOUS, TIED, winner_without_cards
-from arena.game.tables import legal_tuple
+from arena.game.lookup import legal_tuple
 
 if TYPE_CHECKING:
     from arena.game.state import State
