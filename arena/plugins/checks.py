@@ -159,6 +159,10 @@ def loads(spec, run: Run, limits: LimitsSpec, sandboxed: bool) -> CheckRow:
     source = getattr(spec, "source", None)
     if source is not None and source.file:  # a bot in one file: no plugin, no version of its own
         where = f"class {source.entry_point.partition(':')[2]} of the file {spec.plugin}"
+    if source is not None and source.program:  # a program bot (docs/protocol.md): its command and its hello
+        hello = getattr(run.watch.inner, "hello", None)
+        said = f"; said hello as {hello['name'] or '?'} version {hello['version'] or '?'}, protocol 1" if hello else ""
+        where = f"program {shlex.join(source.program)[:120]}{said}"
     begins = run.watch.begins
     if not begins:
         return CheckRow("loads", False, f"{where}; no game could start: {'; '.join(run.errors)[:300]}")

@@ -27,6 +27,7 @@ import os
 import select
 
 from arena.bots.reply import Reply
+from arena.bots.safetext import printable
 from arena.bots.wire_view import PROTOCOL, view_to_json
 from arena.game.cards import CARDS, TEXTS
 from arena.game.engine import view_from_events
@@ -50,6 +51,8 @@ class ProgramClient(SandboxClient):
 
     def __init__(self, spec, limits=None, *, os_limits=None, python: str | None = None, **kw) -> None:
         self._copy, self._copy_error, self._events, self._seat_of = None, None, [], None
+        self.hello: dict | None = None
+        """What the program said of itself in its last ``hello``: its ``name`` and ``version`` (printable)."""
         source = spec.source
         try:
             self._copy = copy_folder(source.path)
@@ -165,7 +168,7 @@ class ProgramClient(SandboxClient):
         problem = _hello_problem(hello, answer.value, proc._frames.lines)
         if problem is not None:
             return self._failed_start(Reply(Status.CRASH, None, answer.cpu, answer.wall, f"start-up: {problem}"))
-        proc.hello = {k: str(hello.get(k, ""))[:40] for k in ("name", "version")}
+        self.hello = {k: printable(str(hello.get(k, "")))[:40] for k in ("name", "version")}
         return None
 
     def _failed_start(self, reply: Reply) -> Reply:
