@@ -55,6 +55,7 @@ static char *string(void) {
         case 'b': *out++ = '\b'; break;
         case 'f': *out++ = '\f'; break;
         case 'u': { /* \uXXXX: the code unit as UTF-8 (surrogates kept apart: we only read cards) */
+            if (!p[1] || !p[2] || !p[3] || !p[4]) { *out = 0; return start; } /* a cut-off escape */
             unsigned c = (unsigned)strtoul((char[5]){p[1], p[2], p[3], p[4], 0}, NULL, 16);
             if (c < 0x80) *out++ = (char)c;
             else if (c < 0x800) { *out++ = (char)(0xC0 | c >> 6); *out++ = (char)(0x80 | (c & 63)); }
