@@ -34,7 +34,13 @@ def arena_command() -> list[str]:
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, XDG_DATA_HOME=str(cwd / "data"))  # the secret of a game with a program
     return subprocess.run(
-        arena_command() + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+        arena_command() + list(args),
+        check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 
@@ -45,10 +51,14 @@ def bot(request, tmp_path: Path) -> Path:
     spec = tomllib.loads((folder / "bot.toml").read_text())
     build, command = spec.get("build"), spec["command"]
     if "/" not in command[0]:
-        assert shutil.which(command[0], path=SANDBOX_PATH), f"{command[0]} is not in {SANDBOX_PATH}: install it"
+        assert shutil.which(command[0], path=SANDBOX_PATH), (
+            f"{command[0]} is not in {SANDBOX_PATH}: install it"
+        )
     if build:
         assert shutil.which(build[0]), f"{build[0]} is missing: install it (.ci/run does)"
-        done = subprocess.run(build, cwd=folder, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            build, check=False, cwd=folder, capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, done.stderr
     return folder
 
@@ -60,11 +70,23 @@ def test_check_bot_passes(bot: Path) -> None:
 
 def test_plays_a_game_without_faults(bot: Path) -> None:
     seat = f"program:{bot.name}"
-    done = arena("play", "--seats", f"{seat},random,low,heuristic", "--seed", "1", "--json", "--no-logs", cwd=bot.parent)
+    done = arena(
+        "play",
+        "--seats",
+        f"{seat},random,low,heuristic",
+        "--seed",
+        "1",
+        "--json",
+        "--no-logs",
+        cwd=bot.parent,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["names"][0] == seat
     assert record["result"] is not None and record["result"]["reason"] != "forfeit"
     faults = [event for event in record["events"] if event["type"] in ("fault", "forfeit")]
     assert faults == [], faults
-    assert any(event["type"] == "play" and event["seat"] == 0 and "by" not in event for event in record["events"])
+    assert any(
+        event["type"] == "play" and event["seat"] == 0 and "by" not in event
+        for event in record["events"]
+    )
