@@ -26,6 +26,11 @@ class World(State):
 
     __slots__ = ()
 
+    @property
+    def trumps(self) -> bool:
+        """The table protocol's ``trumps``: the Donkey rule."""
+        return self.flags.trumps
+
     @classmethod
     def of(cls, state: State) -> World:
         """A world in the position of ``state`` (a copy: same rng, no log)."""
@@ -36,10 +41,10 @@ class World(State):
     def under_winner(self) -> int:
         """When a seat still to play could cut this trick, the cards ranked under the winning one in
         its suit (a mask); -1 when nobody could (always in trick 1 under "free")."""
-        if self.first and self.free_first:
+        if self.first and self.flags.free_first:
             return -1
         m = SUIT_MASK[self.led]
-        if self.trumps:
+        if self.flags.trumps:
             if self.trump < 0:
                 return -1
             m |= SUIT_MASK[self.trump]
@@ -68,7 +73,7 @@ class World(State):
                     v2 += 1
                 if not h & m3:
                     v3 += 1
-        if self.trumps:
+        if self.flags.trumps:
             others = [h for s, h in enumerate(hands) if active[s] and s != cur]
             return tuple(self._could_cut(suit, others) << 4 | v for suit, v in enumerate((v0, v1, v2, v3)))
         return (v0 > 0) << 4 | v0, (v1 > 0) << 4 | v1, (v2 > 0) << 4 | v2, (v3 > 0) << 4 | v3
@@ -101,7 +106,7 @@ def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS) -> bool:
     """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody
     takes. False when the game did not end within ``steps`` plays and take answers."""
     play, heuristic = state.play, heuristic_card
-    if not state.take and kinds.count(HEURISTIC) == len(kinds):
+    if not state.flags.take and kinds.count(HEURISTIC) == len(kinds):
         for _ in range(steps):                  # the common case, without the checks below
             if state.cur is None:
                 return True

@@ -29,6 +29,7 @@ shortest suit, to be void in trumps soon).
 from __future__ import annotations
 
 from arena.game.cards import DECK_MASK, PACK, PACK_MASK, SECOND_PACK, SUIT_MASK, mask_of
+from arena.game.rulings import rule_flags
 
 HEURISTIC, LOW, HIGH, RANDOM = 0, 1, 2, 3
 NAMES = ("heuristic", "low", "high", "random")
@@ -181,7 +182,7 @@ class ViewTable:
 
     def under_winner(self) -> int:
         view = self.view
-        if view.first_trick and view.rules.first_trick == "free":
+        if view.first_trick and rule_flags(view.rules).free_first:
             return -1
         after = view.still_to_play()
         if not after or not self.risky(self.led, after):

@@ -22,7 +22,7 @@ from arena.game.cards import CARDS, PACK, SECOND_PACK, SUIT_MASK, Card, card, ca
 from arena.game.errors import IllegalAction, PositionError
 from arena.game.result import Result
 from arena.game.rules import Rules
-from arena.game.rulings import follow_mask, lead_mask
+from arena.game.rulings import follow_mask, lead_mask, rule_flags
 from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
 from arena.game.lookup import SUIT_CARDS, hand_texts, legal_tuple
@@ -71,7 +71,7 @@ class Game:
             return cls._dealt(rules, position.given_deal(rules, players, hands), rng, seed, dealer)
         pack = list(range(PACK * rules.decks))
         _shuffle(rng, pack)
-        step = 1 if rules.direction == "clockwise" else -1
+        step = rule_flags(rules).step
         seats = [(dealer + step * (i + 1)) % players for i in range(players)]
         # Each seat's hand as a mask, then its record texts from the mask (in id order, as sorted).
         masks = [0] * players

@@ -11,17 +11,77 @@ rules (docs/rules.md) is written once:
 - :func:`escape_mode`, :func:`winner_without_cards`: what a clean-trick winner
   who played their last card does (``escape``, ``simultaneous``);
 - :func:`no_common_suit`: the shootout.
+
+and the rule options as they test them: :class:`RuleFlags`, compiled once per
+:class:`arena.game.rules.Rules` by :func:`rule_flags`, so that what an option means to the code
+(``first_trick == "free"``, the escape mode's number, the direction's step) is written once.
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
+
 from arena.game.cards import BIT, CARDS, PACK, SUIT_MASK
+from arena.game.rules import MAX_PLAYERS, Rules
 
 PASS, DRAW, DRAW_NEXT, PASS3 = 0, 1, 2, 3
 MODES = {"pass": PASS, "draw": DRAW, "draw_next_hand": DRAW_NEXT, "pass_if_3plus": PASS3}
 SIMULTANEOUS, TIED, ALONE = 4, 5, 6
 """The other answers of :func:`winner_without_cards`: the winner is the Bhabhi (``highest_loses``), the
 game is a draw, the winner is the last player left (it cannot get away and nobody else holds cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleFlags:
+    """The options of a :class:`~arena.game.rules.Rules` as the rules core, the solver and the
+    policies test them; :func:`rule_flags` makes them, each from its option (docs/rules.md)."""
+
+    trumps: bool
+    """``trumps``: Donkey, the first card that cannot follow fixes the trump suit."""
+    free_first: bool
+    """``first_trick == "free"``: trick 1 is discarded whatever is played (nobody picks it up)."""
+    take: bool
+    """``neighbour_take``: a take phase before each trick (with three or more players in)."""
+    take_first: bool
+    """``take_from == "first_trick"``: the take phase comes before trick 1 too."""
+    take_dealer: bool
+    """``take_order == "dealer_left"``: the dealer's next seat is asked first, not the leader."""
+    shootout: bool
+    """``shootout``: two players left with no suit in common, the leader loses."""
+    cut_loses: bool
+    """``drawn_cut_loses`` (:func:`drawn_cut_ends`)."""
+    escape: int
+    """``escape`` as :data:`MODES` numbers it (:func:`escape_mode`)."""
+    highest_loses: bool
+    """``simultaneous == "highest_loses"`` (:func:`winner_without_cards`)."""
+    plain: bool
+    """No take phase and no shootout: a trick's winner (or picker) simply leads the next one."""
+    step: int
+    """``direction``: 1 clockwise (the next seat is ``seat + 1``), -1 anticlockwise."""
+    next_seat: tuple[tuple[int, ...], ...]
+    """``next_seat[players][seat]``: the next seat in play order at a table of ``players`` (any size up to
+    :data:`~arena.game.rules.MAX_PLAYERS`), out or not."""
+
+
+@functools.cache
+def rule_flags(rules: Rules) -> RuleFlags:
+    """The :class:`RuleFlags` of ``rules``, made once per rule set (a cache of this pure function)."""
+    step = 1 if rules.direction == "clockwise" else -1
+    return RuleFlags(
+        trumps=rules.trumps,
+        free_first=rules.first_trick == "free",
+        take=rules.neighbour_take,
+        take_first=rules.take_from == "first_trick",
+        take_dealer=rules.take_order == "dealer_left",
+        shootout=rules.shootout,
+        cut_loses=rules.drawn_cut_loses,
+        escape=MODES[rules.escape],
+        highest_loses=rules.simultaneous == "highest_loses",
+        plain=not (rules.neighbour_take or rules.shootout),
+        step=step,
+        next_seat=tuple(tuple((s + step) % n for s in range(n)) for n in range(MAX_PLAYERS + 1)),
+    )
 
 
 def lead_mask(hand: int, must: int) -> int:

@@ -55,7 +55,6 @@ from arena.game.rulings import (
     DRAW,
     DRAW_NEXT,
     HOLDS,
-    MODES,
     PASS,
     STEP,
     TAKES,
@@ -65,6 +64,7 @@ from arena.game.rulings import (
     follow_mask,
     lead_mask,
     no_common_suit,
+    rule_flags,
     winner_without_cards,
 )
 
@@ -196,10 +196,8 @@ def mask_text(mask: int) -> str:
 def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
     """The recursive search as closures over the rule flags (fast local lookups)."""
     memo = solver.memo
-    shootout = rules.shootout
-    cut_loses = rules.drawn_cut_loses
-    mode = MODES[rules.escape]
-    highest_loses = rules.simultaneous == "highest_loses"
+    flags = rule_flags(rules)
+    shootout, cut_loses, mode, highest_loses = flags.shootout, flags.cut_loses, flags.escape, flags.highest_loses
     suit_index = [c // 13 for c in range(PACK)]
     thread_time = time.thread_time
 

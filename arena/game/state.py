@@ -24,16 +24,21 @@ from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, SUIT_OF, mask_of
 from arena.game.errors import PositionError
 from arena.game.rules import Rules
 from arena.game.rulings import (
+    ALONE,
     CUTS,
-    MODES,
+    DRAW,
+    PASS,
+    SIMULTANEOUS,
     STEP,
     TAKES,
+    TIED,
     drawn_cut_ends,
     follow_mask,
     lead_mask,
     no_common_suit,
+    rule_flags,
+    winner_without_cards,
 )
-from arena.game.escape import winner_escapes
 from arena.game.lookup import legal_tuple
 
 PLAY, TAKE = "play", "take"
@@ -51,27 +56,20 @@ class State:
     (suit, -1 before the lead), ``best_seat``/``best`` (who wins the trick so far, with which card),
     ``trump`` (-1: none yet), ``first`` (trick 1), ``must`` (a card the leader must lead, -1: none),
     ``drawn_lead`` (this trick's lead was drawn). When over: ``loser`` (None for a draw), ``reason``
-    and ``tied``.
+    and ``tied``. ``flags``: the rules as the core tests them (:class:`arena.game.rulings.RuleFlags`);
+    ``nxt[s]``: the next seat after ``s`` in play order, out or not.
     """
 
-    __slots__ = ("n", "nxt", "dealer", "rng", "trumps", "free_first", "shootout", "take", "take_first",
-                 "take_dealer", "cut_loses", "escape", "highest_loses", "plain", "hands", "active", "after",
-                 "out", "pile", "tcards", "asked", "n_active", "emptied", "led", "trump", "best_seat", "best",
-                 "leader", "cur", "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
+    __slots__ = ("n", "flags", "nxt", "dealer", "rng", "hands", "active", "after", "out", "pile", "tcards",
+                 "asked", "n_active", "emptied", "led", "trump", "best_seat", "best", "leader", "cur",
+                 "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
     def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
                  out=(), trump: int = -1) -> None:
         self.n = players
-        step = 1 if rules.direction == "clockwise" else -1
-        self.nxt = tuple((s + step) % players for s in range(players))
+        self.flags = flags = rule_flags(rules)
+        self.nxt = flags.next_seat[players]
         self.dealer = dealer
-        self.trumps, self.free_first = rules.trumps, rules.first_trick == "free"
-        self.take, self.take_first = rules.neighbour_take, rules.take_from == "first_trick"
-        self.take_dealer = rules.take_order == "dealer_left"
-        self.shootout, self.cut_loses = rules.shootout, rules.drawn_cut_loses
-        self.escape, self.highest_loses = MODES[rules.escape], rules.simultaneous == "highest_loses"
-        # no take phase and no shootout: a trick's winner (or picker) simply leads the next one
-        self.plain = not (self.take or self.shootout)
         self.rng = rng
         self.hands = list(hands) if hands is not None else [0] * players
         self.active = [s not in out for s in range(players)] if out else [True] * players
@@ -92,11 +90,7 @@ class State:
         """An independent state in the same position, with the same ``rng`` and no ``log``."""
         new = object.__new__(type(self))
         # the table and the rules (never change in a game)
-        new.n, new.nxt, new.dealer, new.rng = self.n, self.nxt, self.dealer, self.rng
-        new.trumps, new.free_first, new.shootout = self.trumps, self.free_first, self.shootout
-        new.take, new.take_first, new.take_dealer = self.take, self.take_first, self.take_dealer
-        new.cut_loses, new.escape, new.highest_loses = self.cut_loses, self.escape, self.highest_loses
-        new.plain = self.plain
+        new.n, new.flags, new.nxt, new.dealer, new.rng = self.n, self.flags, self.nxt, self.dealer, self.rng
         # the position
         new.hands, new.active, new.out, new.pile = self.hands[:], self.active[:], self.out[:], self.pile[:]
         new.after = self.after          # a tuple, replaced (never changed) when a seat goes out
@@ -156,7 +150,7 @@ class State:
         self.first, self.leader = first_trick, leader
         if first_trick:
             self.must = AS
-            if self.take and self.n_active >= 3 and self.take_first:
+            if self.flags.take and self.n_active >= 3 and self.flags.take_first:
                 self._ask_takes(leader)
             else:
                 self._start_play(leader)
@@ -190,13 +184,13 @@ class State:
                 self.best_seat, self.best = s, c
             elif step == CUTS and SUIT[c] != self.led:  # (under a trump, the led suit holds)
                 suit = SUIT[c]
-                if self.trumps and (self.trump < 0 or suit == self.trump):
+                if self.flags.trumps and (self.trump < 0 or suit == self.trump):
                     if self.trump < 0:                  # the first cut fixes the trumps
                         self.trump = suit
                         if self.log is not None:
                             self.log.append((ev.TRUMP, suit))
                     self.best_seat, self.best = s, c    # the winning card was not a trump
-                elif not (self.first and self.free_first):
+                elif not (self.first and self.flags.free_first):
                     self._settle_pickup(s)
                     return
         s = self.after[s]
@@ -262,7 +256,7 @@ class State:
             self._lead_next(picker)
             return
         # drawn_cut_ends is False unless the lead was drawn: the call only then
-        drawn_cut = self.drawn_lead and drawn_cut_ends(self.cut_loses, True, self.n_active, thrower, picker)
+        drawn_cut = self.drawn_lead and drawn_cut_ends(self.flags.cut_loses, True, self.n_active, thrower, picker)
         emptied = self._emptied(picker) if self.emptied else ()
         self._clear_trick()
         if emptied:
@@ -290,13 +284,68 @@ class State:
             if self.n_active > 1 or not self._maybe_over(winner):
                 self._next_trick(winner)
             return
-        winner_escapes(self, winner, cards, emptied)    # the pile as before this trick
+        self._winner_escapes(winner, cards, emptied)    # the pile as before this trick
+
+    def _winner_escapes(self, winner: int, cards: list, emptied: list[int]) -> None:
+        """The escape rule (docs/rules.md, ``escape``, ``simultaneous``): a clean trick's winner played their
+        last card, ``emptied`` the trick's seats that did (the winner among them); the trick's ``cards``
+        not yet on the pile. A draw from the pile or the next hand, the lead passed on, or the end."""
+        others = [s for s in emptied if s != winner]
+        holders = [s for s in range(self.n) if self.active[s] and self.hands[s]]
+        flags = self.flags
+        mode = winner_without_cards(flags.escape, len(holders), bool(self.pile), flags.highest_loses)
+        if mode == TIED:                            # every hand emptied on this trick
+            self.pile.extend(cards)
+            self._finish(None, "draw", tied=emptied)
+            return
+        if mode == SIMULTANEOUS or mode == ALONE:   # the winner is the last player: the Bhabhi
+            self.pile.extend(cards)
+            self._go_out(others)
+            self._finish(winner, "simultaneous" if mode == SIMULTANEOUS else "last_player")
+            return
+        if mode == PASS:
+            self.pile.extend(cards)
+            self._go_out(emptied)
+            if not self._maybe_over(None):
+                self._next_trick(self.next_active(winner))
+            return
+        if mode == DRAW:
+            self._draw_from_pile(winner)
+            self.pile.extend(cards)
+            self._go_out(others)
+        else:
+            self.pile.extend(cards)
+            self._go_out(others)
+            self._draw_from_next_hand(winner)
+        if not self._maybe_over(winner):
+            self._next_trick(winner, True)
+
+    def _draw_from_pile(self, seat: int) -> None:
+        pile = self.pile
+        i = self.rng.randrange(len(pile))
+        c = pile[i]
+        pile[i] = pile[-1]
+        pile.pop()
+        self.hands[seat] |= BIT[c]
+        self.must = c
+        self._log((ev.DRAW, seat, c, -1))
+
+    def _draw_from_next_hand(self, seat: int) -> None:
+        victim = self.next_active(seat)
+        held = legal_tuple(self.hands[victim])
+        c = int(held[self.rng.randrange(len(held))])
+        self.hands[victim] ^= BIT[c]
+        self.hands[seat] |= BIT[c]
+        self.must = c
+        self._log((ev.DRAW, seat, c, victim))
+        if not self.hands[victim]:
+            self._go_out([victim])
 
     def _lead_next(self, leader: int) -> None:
         """Nobody went out of this trick: ``_clear_trick`` and ``_next_trick(leader)`` (the latter's
         last branch written out when there is no take phase and no shootout)."""
         self._clear_trick()
-        if self.plain:
+        if self.flags.plain:
             self.leader = self.cur = leader
             self.must = -1
         else:
@@ -333,9 +382,10 @@ class State:
         self.leader, self.drawn_lead = leader, drawn
         if not drawn:
             self.must = -1
-        if self.take and self.n_active >= 3:
+        flags = self.flags
+        if flags.take and self.n_active >= 3:
             self._ask_takes(leader)
-        elif self.shootout and self.n_active == 2:
+        elif flags.shootout and self.n_active == 2:
             self._start_trick()
         else:
             self.decision, self.cur = PLAY, leader
@@ -344,7 +394,7 @@ class State:
         """Start the take phase: the first seat asked follows ``take_order``."""
         self.asked = set()
         self.decision = TAKE
-        self.cur = self.next_active(self.dealer) if self.take_dealer else leader
+        self.cur = self.next_active(self.dealer) if self.flags.take_dealer else leader
 
     def _start_trick(self) -> None:
         if self.first:              # after takes before trick 1 (take_from="first_trick")
@@ -352,7 +402,7 @@ class State:
             self._start_play(self.holder(AS))
             return
         leader = self.leader
-        if self.shootout and self.n_active == 2:
+        if self.flags.shootout and self.n_active == 2:
             other = self.next_active(leader)
             if no_common_suit(self.hands[leader], self.hands[other]):
                 self._go_out([other])

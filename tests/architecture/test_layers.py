@@ -36,6 +36,8 @@ SIZE = 410
 OVERSIZE: dict[str, str] = {
     "arena/game/knowledge.py": "one class, a seat's knowledge: what each event tells it and the three ways it is fed "
                                "(dicts, the game's tuples, frames), which share its state and its view",
+    "arena/game/state.py": "the rules core, one class: State's settling steps (a trick's end, the escape rule, "
+                           "going out, the game's end) call one another on its private state",
     "arena/results/store/database.py": "the results database: its schema, the Store over it, a new database made "
                                        "whole and the transaction every write goes through are written for one another",
 }
