@@ -51,7 +51,9 @@ class BotProcess:
     ``encode`` makes a command's bytes and ``_frames`` cuts the replies: frames, or a program bot's
     JSON lines once its game process has exec'd it (:mod:`arena.sandbox.program_client`)."""
 
-    encode = staticmethod(wire.encode)
+    def encode(self, message: dict) -> bytes:
+        """A command's bytes: a frame (a program's process has a JSON line's function instead)."""
+        return wire.encode(message)
 
     def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
         """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
