@@ -30,6 +30,7 @@ from arena.game import events as ev
 from arena.game.cards import BIT, SUIT_MASK, SUIT_OF, SUIT_OF_TEXT, mask_of, parse_card
 from arena.game.match import MatchView
 from arena.game.rules import Rules
+from arena.game.rulings import rule_flags
 from arena.game.views import LazyView, Pending, PlayerView, Snapshot, eager_view, leads_next
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class SeatKnowledge:
 
     def __init__(self, seat: int | None, players: int, rules: Rules, framed: bool = False) -> None:
         self.seat, self.players, self.rules = seat, players, rules
-        self.step = 1 if rules.direction == "clockwise" else -1
+        self.step = rule_flags(rules).step
         self.hand_mask = 0
         self.hand_sizes = [0] * players
         self.active = [True] * players

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, DECK_MASK, Card, cards_of
 from arena.game.match import MatchView
 from arena.game.rules import Rules
-from arena.game.rulings import STEP, TAKES
+from arena.game.rulings import STEP, TAKES, rule_flags
 from arena.game.lookup import held_order
 
 _AS = BIT[ACE_OF_SPADES]
@@ -86,7 +86,7 @@ class PlayerView:
 
     def next_seat(self, seat: int) -> int:
         """The next seat after ``seat`` in play order that is still in the game."""
-        step = 1 if self.rules.direction == "clockwise" else -1
+        step = rule_flags(self.rules).step
         s = (seat + step) % self.players
         while not self.active[s] and s != seat:
             s = (s + step) % self.players
