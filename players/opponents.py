@@ -35,6 +35,7 @@ from functools import cmp_to_key
 
 from arena import Game, Rules
 from arena.game.cards import PACK, PACK_MASK, PACK_SUIT_MASK, mask_of, parse_card
+from arena.game.rulings import rule_flags
 from arena.game.solver import supports
 
 from players.heuristic import HeuristicBot
@@ -264,7 +265,8 @@ def infer(view) -> Models:
     if not supports(view.rules):
         return models
     history = view.history
-    records = _records(history, n, view.rules.first_trick == "free", view.rules.direction == "clockwise")
+    flags = rule_flags(view.rules)
+    records = _records(history, n, flags.free_first, flags.step == 1)
     # A backward pass: held[s] = cards s plays later (or holds now, known) and did not acquire since.
     held = [view.known_masks[s] if s != me else 0 for s in range(n)]
     next_play = [-1] * n

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from arena.game.cards import SUIT_OF_TEXT, SUIT_SYMBOLS, card, sort_hand
 from arena.game.rules import Rules
+from arena.game.rulings import rule_flags
 
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 PLAY_KINDS = ("lead", "follow", "ruff", "free", "cut")
@@ -91,7 +92,7 @@ class _Walk:
         return Moment(kind, e, self.number, self.trick, first, self._free(first), self.trump)
 
     def _free(self, first: bool) -> bool:
-        return first and self.rules.first_trick == "free"
+        return first and rule_flags(self.rules).free_first
 
     def _play_kind(self, suit: int) -> str:
         if not self.trick:

@@ -59,7 +59,9 @@ class SeatKnowledge:
 
     def __init__(self, seat: int | None, players: int, rules: Rules, framed: bool = False) -> None:
         self.seat, self.players, self.rules = seat, players, rules
-        self.step = rule_flags(rules).step
+        flags = rule_flags(rules)
+        self.step = flags.step
+        self._leader_asked = not flags.take_dealer   # before trick 1, the AS holder is asked first
         self.hand_mask = 0
         self.hand_sizes = [0] * players
         self.active = [True] * players
@@ -307,7 +309,7 @@ class SeatKnowledge:
             self.hand_mask &= ~bit
 
     def _on_take(self, e: dict) -> None:
-        if self.first_trick and self.as_holder is None and self.rules.take_order == "leader":
+        if self.first_trick and self.as_holder is None and self._leader_asked:
             self.as_holder = e["seat"]     # before trick 1 the AS holder is asked first
         if not e["take"]:
             return

@@ -24,6 +24,7 @@ import numpy as np
 
 from arena.game.cards import CARDS, DECK_MASK, PACK, mask_of
 from arena.game.rules import CHOICES
+from arena.game.rulings import rule_flags
 from arena.game.views import PlayerView
 
 CARD_SLOTS = len(CARDS)
@@ -121,7 +122,7 @@ def parts(view: PlayerView) -> tuple[bytes, list[float]]:
     """The observation of ``view`` but its ``rules``, in two parts: the card planes packed (little-endian
     bits, 13 bytes a plane) and the numbers from ``seats`` to ``players`` (a batch unpacks many at once)."""
     seat, n = view.seat, view.players
-    step = 1 if view.rules.direction == "clockwise" else -1
+    step = rule_flags(view.rules).step
     order = [(seat + step * k) % n for k in range(n)]        # slot -> seat
     known, trick, seen = view.known_masks, view.trick, view.seen_mask
     masks = [known[seat], seen, DECK_MASK[view.rules.decks] & ~seen, view.pile_mask, mask_of(c for _, c in trick)]
