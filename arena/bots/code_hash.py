@@ -68,7 +68,7 @@ def code_hash_of(obj: Any) -> str:
     if spec is None:
         return "unknown"
     if spec.submodule_search_locations:
-        root = Path(list(spec.submodule_search_locations)[0])
+        root = Path(next(iter(spec.submodule_search_locations)))
         files = sorted(root.rglob("*.py"))
     else:
         root = Path(spec.origin)

@@ -22,7 +22,7 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 
 
 @hookspec
-def arena_players() -> "list[PlayerSpec]":
+def arena_players() -> list[PlayerSpec]:
     """Return the players this plugin offers, as :class:`arena.PlayerSpec` objects.
 
     Each name must be unique across every installed plugin.
@@ -30,7 +30,7 @@ def arena_players() -> "list[PlayerSpec]":
 
 
 @hookspec
-def arena_rule_presets() -> "list[Rules]":
+def arena_rule_presets() -> list[Rules]:
     """Return extra rule presets (:class:`arena.Rules` with a unique ``name``)."""
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from arena.bots.errors import PluginError
 

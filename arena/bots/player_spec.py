@@ -15,7 +15,8 @@ The plugins layer above finds the specs (:mod:`arena.plugins.registry`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from arena.bots.code_hash import player_hash_of
 from arena.bots.errors import PluginError

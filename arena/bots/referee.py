@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Sequence
 
 from arena.bots.output_log import OutputLog, bot_traceback
 from arena.bots.reply import Reply
@@ -128,7 +129,7 @@ class InProcessClient:
                 sys.stdout = sys.stderr = self._output
             wall0 = _perf_counter()
             value = fn(arg)
-        except Exception as exc:  # a bot's bug is a fault, not the harness's crash
+        except Exception as exc:  # noqa: BLE001 - a bot's bug is a fault, not the harness's crash
             wall = _perf_counter() - wall0
             detail = f"{type(exc).__name__}: {exc}"
             self._output.log.fault(f"{what}{Status.CRASH}", detail, bot_traceback(exc, __file__))

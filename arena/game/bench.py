@@ -34,7 +34,8 @@ def engine_bench(rules: Rules, players: int, games: int, repeats: int) -> list[s
     """
     rows = {"events recorded, JSON record built (to_record)": [], "events recorded, no JSON record": []}
     for r in range(repeats):
-        rows["events recorded, JSON record built (to_record)"].append(games / _random_games(rules, players, games, r, True))
+        built = games / _random_games(rules, players, games, r, True)
+        rows["events recorded, JSON record built (to_record)"].append(built)
         rows["events recorded, no JSON record"].append(games / _random_games(rules, players, games, r, False))
     lines = [f"engine: {rules.name}, {players} players, uniformly random legal play, one core, "
              f"{games} games x {repeats} repeats (median)"]

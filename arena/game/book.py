@@ -38,7 +38,7 @@ class BookDeal:
     """The position keys (``leader`` ...) of a position line; None for a deal."""
 
     @classmethod
-    def from_dict(cls, data: Any) -> "BookDeal":
+    def from_dict(cls, data: Any) -> BookDeal:
         """A line's object; a :class:`PositionError` names the key that is wrong."""
         if not isinstance(data, dict):
             raise PositionError(f"expected a JSON object with hands (got {type(data).__name__})")

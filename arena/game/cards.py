@@ -71,7 +71,7 @@ ACE_OF_SPADES = CARDS[SPADES * 13 + 12]
 TEXTS: tuple[str, ...] = tuple(c.text for c in CARDS)
 """The text of each card id (``TEXTS[c]`` is the fast ``str(card)``)."""
 
-_BY_TEXT: dict[str, Card] = {t: c for t, c in zip(TEXTS, CARDS)}
+_BY_TEXT: dict[str, Card] = dict(zip(TEXTS, CARDS))
 
 BIT: tuple[int, ...] = tuple(1 << c for c in range(len(CARDS)))
 """``BIT[c]`` is card ``c``'s bit in a hand mask (a lookup instead of a shift in hot loops)."""
@@ -101,7 +101,7 @@ _RANK_OF_TEXT = {**{c: i for i, c in enumerate(RANKS)}, **{c: i for i, c in enum
                  "10": 8}
 
 
-def card(value: "Card | int | str") -> Card:
+def card(value: Card | int | str) -> Card:
     """The interned card for an id or a text such as ``AS``, ``10H``, ``Q♥``, ``AS*``."""
     if isinstance(value, Card):
         return value
@@ -135,7 +135,7 @@ def parse_card(text: str) -> Card:
     return CARDS[copy * PACK + suit * 13 + rank]
 
 
-def parse_cards(text: "str | Iterable[str | int]") -> list[Card]:
+def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
     """Parse cards from a text separated by spaces or commas, or from an iterable."""
     if isinstance(text, str):
         return [parse_card(t) for t in text.replace(",", " ").split()]

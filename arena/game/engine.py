@@ -57,7 +57,7 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0, hands: list | None = None) -> "Game":
+    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0, hands: list | None = None) -> Game:
         """Shuffle with ``seed`` and deal, starting with the player after ``dealer``.
 
         ``hands`` (card lists per seat, e.g. a deal book's) are dealt as given instead of shuffled:
@@ -86,7 +86,7 @@ class Game:
         return cls._dealt(rules, masks, rng, seed, dealer, {"hands": list(map(hand_texts, masks))})
 
     @classmethod
-    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> "Game":
+    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> Game:
         """The game of a deal; ``start`` is the record's (None: a given deal, recorded from ``hands``)."""
         state = State(rules, len(hands), rng, dealer, hands)
         if start is None:
@@ -98,7 +98,7 @@ class Game:
     @classmethod
     def from_position(cls, rules: Rules, hands: list, leader: int, discard: list | None = None,
                       out: list | None = None, first_trick_done: bool = True, trump=None,
-                      seed: int = 0, drawn=None) -> "Game":
+                      seed: int = 0, drawn=None) -> Game:
         """A position set up by hand (tests, puzzles, solvers).
 
         ``hands`` are card lists (texts or Cards) per seat; seats in ``out`` hold
@@ -259,7 +259,7 @@ class Game:
         return record.to_record(self, **extra)
 
     @classmethod
-    def from_record(cls, data: dict) -> "Game":
+    def from_record(cls, data: dict) -> Game:
         """Replay a record, checking every step; raises :class:`arena.ReplayError`."""
         return record.from_record(cls, data)
 

@@ -53,7 +53,7 @@ class MatchRules:
         return {"points": self.points, "score": self.score, "max_hands": self.max_hands}
 
     @classmethod
-    def from_dict(cls, data: Any) -> "MatchRules":
+    def from_dict(cls, data: Any) -> MatchRules:
         if not isinstance(data, dict):
             raise MatchError(f"match rules must be a table of points and score (got {type(data).__name__})")
         return cls(data.get("points", DEFAULT_POINTS), data.get("score", "places"), data.get("max_hands", MAX_HANDS))
@@ -101,7 +101,7 @@ class MatchView:
                 "scores": list(self.scores), "bhabhis": list(self.bhabhis), "dealer": self.dealer}
 
     @classmethod
-    def from_event(cls, e: dict) -> "MatchView":
+    def from_event(cls, e: dict) -> MatchView:
         return cls(int(e["hand"]), int(e["points"]), str(e["score"]), tuple(e["scores"]), tuple(e["bhabhis"]),
                    int(e["dealer"]))
 
@@ -138,7 +138,7 @@ class MatchResult:
                 "winners": list(self.winners)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "MatchResult":
+    def from_dict(cls, data: dict[str, Any]) -> MatchResult:
         return cls(tuple(data["order"]), tuple(data["ranks"]), tuple(data["scores"]), tuple(data["bhabhis"]),
                    int(data["hands"]), str(data["reason"]))
 
@@ -173,7 +173,7 @@ class MatchState:
 
     @classmethod
     def start(cls, rules: MatchRules, players: int, first_dealer: int = 0,
-              direction: str = "clockwise") -> "MatchState":
+              direction: str = "clockwise") -> MatchState:
         if not _whole(players) or players < 1:
             raise MatchError(f"a match needs a whole number of players (got {players!r})")
         if not _whole(first_dealer) or not 0 <= first_dealer < players:
@@ -195,7 +195,7 @@ class MatchState:
     def over(self) -> bool:
         return max(self.scores) >= self.rules.points or self.hand >= self.rules.max_hands
 
-    def after(self, result: Result) -> "MatchState":
+    def after(self, result: Result) -> MatchState:
         """The state once ``result``'s hand is scored."""
         if self.over:
             raise MatchError(f"the match is over after hand {self.hand - 1}; no more hands are scored")

@@ -70,7 +70,8 @@ def given_deal(rules, players: int, hands) -> list[int]:
     missing = [card(c).text for c in range(PACK * rules.decks) if c not in seen]
     if missing:
         raise PositionError(f"a deal holds the whole pack ({PACK * rules.decks} cards), but "
-                            f"{len(missing)} are in no hand: {' '.join(missing[:8])}{' ...' if len(missing) > 8 else ''}")
+                            f"{len(missing)} are in no hand: {' '.join(missing[:8])}"
+                            f"{' ...' if len(missing) > 8 else ''}")
     return masks
 
 

@@ -101,10 +101,11 @@ def _replay(game, recorded: list[dict]) -> None:
             elif kind == ev.TAKE:
                 game.apply(bool(e["take"]))
             else:
-                raise ReplayError(f"event {i} ({e}) is not a decision, but the engine expected one from seat {game.current}")
+                raise ReplayError(f"event {i} ({e}) is not a decision, but the engine expected one "
+                                  f"from seat {game.current}")
         except ReplayError:
             raise
-        except Exception as exc:  # an IllegalAction or a malformed event
+        except Exception as exc:  # noqa: BLE001 - an IllegalAction or a malformed event
             raise ReplayError(f"event {i} ({e}) cannot be replayed: {exc}") from None
     if len(game.events) != len(recorded):
         raise ReplayError(f"the record has {len(recorded)} events but the replay made {len(game.events)}")

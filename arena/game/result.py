@@ -31,7 +31,7 @@ class Result:
     loser_cards: tuple[Card, ...]
 
     @classmethod
-    def build(cls, order, loser, reason, loser_cards=(), tied=()) -> "Result":
+    def build(cls, order, loser, reason, loser_cards=(), tied=()) -> Result:
         """Derive ranks and penalties from the finishing order."""
         n = len(order)
         ranks = [0] * n
@@ -59,7 +59,7 @@ class Result:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
+    def from_dict(cls, data: dict[str, Any]) -> Result:
         return cls(tuple(data["order"]), data["loser"], bool(data["draw"]), tuple(data["tied"]),
                    data["reason"], tuple(data["ranks"]), tuple(data["penalty"]),
                    tuple(card(c) for c in data["loser_cards"]))

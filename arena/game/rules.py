@@ -48,7 +48,8 @@ OPTION_HELP: dict[str, str] = {
     "trumps": "Donkey: the first card that cannot follow fixes the trump suit",
     "neighbour_take": "before each trick, players may take their left neighbour's cards",
     "take_from": "neighbour_take: the first trick taking comes before ('second_trick' or 'first_trick')",
-    "take_order": "neighbour_take: who is asked first ('leader': the next leader; 'dealer_left': the dealer's left neighbour)",
+    "take_order": "neighbour_take: who is asked first ('leader': the next leader; "
+                  "'dealer_left': the dealer's left neighbour)",
     "direction": "play order",
     "decks": "packs shuffled together (2 for 7-8 players)",
     "deal": "'single' one card at a time; 'piles' one uncounted pile each",
@@ -108,12 +109,12 @@ class Rules:
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> "Rules":
+    def preset(cls, name: str, **overrides: Any) -> Rules:
         """The built-in preset with keyword overrides, e.g. ``Rules.preset("getaway", escape="pass")``
         (a plugin's preset: ``registry.presets.rules(name, ...)``)."""
         return PRESETS.rules(name, **overrides)
 
-    def replace(self, **overrides: Any) -> "Rules":
+    def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed; unknown options are refused by name."""
         for key in overrides:
             if key not in _FIELDS:
@@ -125,7 +126,7 @@ class Rules:
         return dict(zip(_FIELDS, _VALUES(self)))      # (one C call for the values: every record asks)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], presets: "Presets | None" = None) -> "Rules":
+    def from_dict(cls, data: dict[str, Any], presets: Presets | None = None) -> Rules:
         """Rules from :meth:`to_dict` output; a ``preset`` key starts from that preset
         (of ``presets``, default the built-in ones)."""
         if not isinstance(data, dict):
@@ -202,7 +203,7 @@ class Presets(Mapping[str, Rules]):
     def __repr__(self) -> str:
         return f"Presets({', '.join(self._table)})"
 
-    def adding(self, rules: Rules) -> "Presets":
+    def adding(self, rules: Rules) -> Presets:
         """These presets and ``rules`` under its name; a name already taken differently is refused."""
         if not isinstance(rules, Rules):
             raise RulesError(f"a preset must be Rules (got {type(rules).__name__})")

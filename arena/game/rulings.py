@@ -167,4 +167,4 @@ def winner_without_cards(escape: int, holders: int, pile: bool, highest_loses: b
 def no_common_suit(a: int, b: int) -> bool:
     """Two hands with no suit in common (the shootout ends the game: the leader loses)."""
     m0, m1, m2, m3 = SUIT_MASK
-    return not (a & m0 and b & m0 or a & m1 and b & m1 or a & m2 and b & m2 or a & m3 and b & m3)
+    return not ((a & m0 and b & m0) or (a & m1 and b & m1) or (a & m2 and b & m2) or (a & m3 and b & m3))

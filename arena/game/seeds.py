@@ -30,8 +30,9 @@ secret lives in its results folder (:data:`SECRET_FILE`, mode 0600; an open
 one's file holds :data:`OPEN`, so ``--secret-from`` takes either); sealed
 standalone games use the per-user secret (:func:`user_secret`). A secret is
 created with :func:`secrets.token_bytes` once and reused, so the same seed and
-the same secret give the same games, and a resume the same bot seeds. :func:`open_bot_seed` is the pre-secret scheme, kept only as the
-referee's default when a caller gives no bot seeds (games between trusted
+the same secret give the same games, and a resume the same bot seeds.
+:func:`open_bot_seed` derives a bot's seed from the deal's seed alone: it is
+the referee's default when a caller gives no bot seeds (games between trusted
 in-process players: tests, benchmarks, research figures); ``arena play``,
 check-bot and tournaments never use it.
 """
@@ -133,12 +134,12 @@ class Secret:
             raise SeedError(f"a secret must be 16-64 bytes (got {got})")
 
     @classmethod
-    def generate(cls) -> "Secret":
+    def generate(cls) -> Secret:
         """A fresh random secret (:data:`SECRET_BYTES` bytes from :mod:`secrets`)."""
         return cls(secrets.token_bytes(SECRET_BYTES))
 
     @classmethod
-    def from_hex(cls, text: str, source: str = "secret") -> "Secret":
+    def from_hex(cls, text: str, source: str = "secret") -> Secret:
         """A secret from its hex text (as its file holds it)."""
         try:
             return cls(bytes.fromhex(text.strip()))
