@@ -289,7 +289,7 @@ def infer(view) -> Models:
                         checks[s] += 1
                     for k in (HEURISTIC, LOW, HIGH):
                         if h and (_violates(k, play, c, led, win, ff, h)
-                                  or k == HEURISTIC and _unlike_heuristic(play, c, win, public, h)):
+                                  or (k == HEURISTIC and _unlike_heuristic(play, c, win, public, h))):
                             v[s][k] += 1
                         if not tainted[s]:
                             forbid[s][k] |= preferred(k, play, c, led, win, ff)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
 
 import typer
 
@@ -34,7 +33,7 @@ def sandbox(
     games: int = typer.Option(100, "--games", "-n", min=1, help="Games per side for games/s."),
     players_: int = typer.Option(4, "--players", help="Table size."),
     rules: str = typer.Option("getaway", "--rules", help="Rule preset."),
-    cpu: Optional[int] = typer.Option(None, "--cpu", help="The core to pin the referee and bots to."),
+    cpu: int | None = typer.Option(None, "--cpu", help="The core to pin the referee and bots to."),
 ) -> None:
     """Round trip per decision of a trivial sandboxed bot, and sandboxed vs in-process games/s."""
     for line in sandbox_bench(decisions, games, players_, session(ctx).rules(rules, []), cpu):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -57,13 +56,13 @@ def check_bot_cmd(
     repeat_games: int = typer.Option(1, "--repeat-games", min=1,
                                      help="Games per preset played twice for the determinism check."),
     seed: int = typer.Option(1, "--seed", callback=seed_value, help="Seed of the check's games."),
-    rules: Optional[str] = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
-    table_sizes: Optional[str] = typer.Option(None, "--table-sizes",
+    rules: str | None = typer.Option(None, "--rules", help="Presets to check, comma-separated (default: all)."),
+    table_sizes: str | None = typer.Option(None, "--table-sizes",
                                               help="Table sizes, comma-separated (default: all each preset allows)."),
-    decision_ms: Optional[int] = DECISION_MS,
-    bank_ms: Optional[int] = BANK_MS,
-    startup_ms: Optional[int] = STARTUP_MS,
-    memory_mb: Optional[int] = MEMORY_MB,
+    decision_ms: int | None = DECISION_MS,
+    bank_ms: int | None = BANK_MS,
+    startup_ms: int | None = STARTUP_MS,
+    memory_mb: int | None = MEMORY_MB,
     sandbox: bool = typer.Option(True, "--sandbox/--in-process",
                                  help="Run the bot in its sandbox, as tournaments do (default), or in-process."),
     table_format: str = typer.Option(AUTO, "--table-format",

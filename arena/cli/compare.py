@@ -8,7 +8,6 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -47,34 +46,34 @@ def _field(text: str) -> tuple[str, ...]:
 @app.command()
 def compare(
     ctx: typer.Context,
-    a: Optional[str] = typer.Argument(None, metavar="A",
+    a: str | None = typer.Argument(None, metavar="A",
                                       help="Player A (the candidate; positive differences favour it)."),
-    b: Optional[str] = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
+    b: str | None = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
     field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     table_size: int = typer.Option(4, "--table-size", help="Seats at every table (3-8)."),
     score: str = typer.Option("bhabhi", "--score", help="bhabhi, place or penalty."),
-    sprt: Optional[str] = typer.Option(None, "--sprt", help="SPRT bounds H0,H1 on the difference, in points, "
+    sprt: str | None = typer.Option(None, "--sprt", help="SPRT bounds H0,H1 on the difference, in points, "
                                        "e.g. 0,2 (default: fixed games)."),
     alpha: float = typer.Option(0.05, "--alpha", help="The SPRT's chance of a false H1."),
     beta: float = typer.Option(0.05, "--beta", help="The SPRT's chance of a false H0."),
     games: int = typer.Option(2000, "--games", "-n", min=1, help="The cap (SPRT) or the number of games."),
     seed: int = typer.Option(1, "--seed", callback=seed_value, help="Seed of the schedule."),
-    deals: Optional[Path] = typer.Option(None, "--deals", help="A deal book: play its deals (each once, in "
+    deals: Path | None = typer.Option(None, "--deals", help="A deal book: play its deals (each once, in "
                                          "order) instead of seeded ones; --games is then not used."),
-    name: Optional[str] = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
+    name: str | None = typer.Option(None, "--name", help="Results go to RESULTS/NAME (default compare-A-B)."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every event's results."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
-    secret_from: Optional[Path] = typer.Option(None, "--secret-from",
+    resume: Path | None = typer.Option(None, "--resume", help="Go on with the comparison in this folder."),
+    secret_from: Path | None = typer.Option(None, "--secret-from",
                                                help="Take the key of this results folder (the same deals)."),
-    sealed: Optional[bool] = typer.Option(None, "--sealed/--open", help="Key the deals with a fresh secret, or "
+    sealed: bool | None = typer.Option(None, "--sealed/--open", help="Key the deals with a fresh secret, or "
                                           "not (default: open among built-in players, sealed with any other)."),
-    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
+    decision_ms: int | None = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
     sandbox: str = typer.Option("auto", "--sandbox", help="auto (default), always or never."),
     backend: str = typer.Option("local", "--backend", help="local (default) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     interval: str = typer.Option("1", "--interval", help=f"The live line when its figures changed, at most "
                                  f"{INTERVAL_HELP}; unchanged, once a minute."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
@@ -106,7 +105,7 @@ def compare(
     _run(comparison, jobs, live)
 
 
-def _run(comparison: Comparison, jobs: int | None, live: "_Live") -> None:
+def _run(comparison: Comparison, jobs: int | None, live: _Live) -> None:
     t = comparison.tournament
     live.total = t.total
     typer.echo(wrapped(printable(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}"),

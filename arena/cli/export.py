@@ -8,7 +8,6 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -31,7 +30,7 @@ def export(
                                "games (each deal once; `deals = \"FILE\"` plays them again)."),
     header: bool = typer.Option(True, "--header/--no-header", help="Start the games with a header line (the "
                                 "event, its spec, players); not with --deals."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The file to write (default: stdout)."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="The file to write (default: stdout)."),
 ) -> None:
     """Write every game's record (with its number, event and players) as JSON lines, for analysis elsewhere."""
     if format_ not in FORMATS:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -42,14 +41,14 @@ def create(
     house: str = typer.Option(DEFAULT_HOUSE, "--house",
                               help="Built-in players that are entries from the start, comma-separated."),
     seed: int = typer.Option(1, "--seed", help="The ladder's seed (deals, tables)."),
-    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
-    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
-    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
-    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
-    max_faults: Optional[int] = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
+    decision_ms: int | None = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: int | None = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: int | None = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: int | None = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    max_faults: int | None = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
     suspend_faults: int = typer.Option(SUSPEND_FAULTS, "--suspend-faults", min=1,
                                        help="Faults (over all its games) after which a bot is suspended."),
-    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default: built-ins in-process) or always."),
+    sandbox: str | None = typer.Option(None, "--sandbox", help="auto (default: built-ins in-process) or always."),
 ) -> None:
     """Make a ladder: its own results database (as a tournament's), secret and plugin folder."""
     chosen = spec_overrides(rules=rules, table_sizes=table_sizes, house=house)
@@ -66,10 +65,10 @@ def create(
 def run(
     ctx: typer.Context,
     folder: Path = typer.Argument(..., help="The ladder's folder."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
-    backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    games: Optional[int] = typer.Option(None, "--games", min=1, help="Stop after this many more games "
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the cores)."),
+    backend: str | None = typer.Option(None, "--backend", help="local (default) or dask."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    games: int | None = typer.Option(None, "--games", min=1, help="Stop after this many more games "
                                         "(default: play until Ctrl-C)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
 ) -> None:
@@ -111,7 +110,7 @@ def submit_cmd(
     package: Path = typer.Argument(..., help="A wheel (.whl) or a bot folder (with its pyproject.toml)."),
     player: str = typer.Option("", "--player", help="The player to enter, when the plugin offers several."),
     games: int = typer.Option(1, "--check-games", min=1, help="check-bot's games per preset and table size."),
-    owner: Optional[str] = typer.Option(None, "--as", help="The submitter whose bot a new chain is (default: "
+    owner: str | None = typer.Option(None, "--as", help="The submitter whose bot a new chain is (default: "
                                         "the organiser's; a new version keeps its chain's owner)."),
 ) -> None:
     """Install a bot into the ladder's own plugin area, check it in its sandbox, admit it if it passes."""
@@ -146,8 +145,8 @@ def reinstate_cmd(ctx: typer.Context, folder: Path = typer.Argument(..., help="T
 @app.command("entries")
 def entries_cmd(
     folder: Path = typer.Argument(..., help="The ladder's folder."),
-    name: Optional[str] = typer.Option(None, "--report", help="Print this entry's check-bot report."),
-    changes: Optional[str] = typer.Option(None, "--changes", help="Print this entry's status changes: when, "
+    name: str | None = typer.Option(None, "--report", help="Print this entry's check-bot report."),
+    changes: str | None = typer.Option(None, "--changes", help="Print this entry's status changes: when, "
                                           "to what, by whom and why."),
     as_json: bool = typer.Option(False, "--json", help="Every entry as JSON."),
 ) -> None:
@@ -180,7 +179,7 @@ def entries_cmd(
 @app.command("table")
 def table(
     folder: Path = typer.Argument(..., help="The ladder's folder."),
-    by: Optional[str] = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
+    by: str | None = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
     table_format: str = typer.Option(AUTO, "--format", "-f", help=FORMAT_HELP),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
 ) -> None:
@@ -199,7 +198,7 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to listen on."),
     title: str = typer.Option("Bhabhi ladder", "--title", help="The pages' title (the folder is never shown)."),
-    proxy: Optional[str] = typer.Option(None, "--proxy", help="Addresses of a reverse proxy in front, whose "
+    proxy: str | None = typer.Option(None, "--proxy", help="Addresses of a reverse proxy in front, whose "
                                         "X-Forwarded-For/-Proto headers are believed, comma-separated."),
 ) -> None:
     """Serve the leaderboard, each bot's page, recent games in the replay viewer, the report and a submission form

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -65,8 +64,8 @@ def revoke(folder: Path = FOLDER, name: str = NAME) -> None:
 
 @app.command("limits")
 def limits(folder: Path = FOLDER, name: str = NAME,
-           per_hour: Optional[int] = typer.Option(None, "--per-hour", min=1, help="Submissions an hour."),
-           max_active: Optional[int] = typer.Option(None, "--max-active", min=1, help="Live entries at once.")
+           per_hour: int | None = typer.Option(None, "--per-hour", min=1, help="Submissions an hour."),
+           max_active: int | None = typer.Option(None, "--max-active", min=1, help="Live entries at once.")
            ) -> None:
     """Show or change one submitter's limits."""
     def change(ledger):

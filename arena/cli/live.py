@@ -25,7 +25,7 @@ class Interval:
     by_games: bool
 
     @classmethod
-    def parse(cls, text: str) -> "Interval":
+    def parse(cls, text: str) -> Interval:
         """``"10"`` or ``"10s"``: seconds; ``"200g"``: games. Anything else is a one-line UserError."""
         found = _INTERVAL.match(text.strip().lower())
         if found is None:

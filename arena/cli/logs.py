@@ -8,7 +8,6 @@ each fault and the bot's traceback after the output that came before it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -23,7 +22,7 @@ app = typer.Typer()
 def logs(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
     game: str = typer.Argument(..., help="Game number or game id."),
-    seat: Optional[int] = typer.Argument(None, help="One seat (0 is the first); default: every seat."),
+    seat: int | None = typer.Argument(None, help="One seat (0 is the first); default: every seat."),
 ) -> None:
     """Print what each bot printed in a stored game (stdout, stderr), with its faults' tracebacks."""
     if not folder.is_dir():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -40,20 +39,20 @@ def play(
     dealer: int = typer.Option(0, "--dealer", help="The dealer's seat."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game record as JSON instead."),
-    sandbox: Optional[bool] = typer.Option(None, "--sandbox/--in-process",
+    sandbox: bool | None = typer.Option(None, "--sandbox/--in-process",
                                            help="Run bots sandboxed (default for untrusted bots) or in-process."),
-    secret_from: Optional[Path] = typer.Option(None, "--secret-from", help=SECRET_HELP),
+    secret_from: Path | None = typer.Option(None, "--secret-from", help=SECRET_HELP),
     sealed: bool = typer.Option(False, "--sealed", help="Key the deal and bot seeds with your secret even "
                                 "among built-in players (a game with a third-party bot always is)."),
-    match: Optional[int] = typer.Option(None, "--match", metavar="POINTS",
+    match: int | None = typer.Option(None, "--match", metavar="POINTS",
                                         help="Play a match to POINTS penalty points, hand by hand (docs/rules.md)."),
-    match_score: Optional[str] = typer.Option(None, "--match-score",
+    match_score: str | None = typer.Option(None, "--match-score",
                                               help="How a match's hands score: places (0/1/2/3, the default) "
                                                    "or cards (the Bhabhi's cards left)."),
-    decision_ms: Optional[int] = DECISION_MS,
-    bank_ms: Optional[int] = BANK_MS,
-    startup_ms: Optional[int] = STARTUP_MS,
-    memory_mb: Optional[int] = MEMORY_MB,
+    decision_ms: int | None = DECISION_MS,
+    bank_ms: int | None = BANK_MS,
+    startup_ms: int | None = STARTUP_MS,
+    memory_mb: int | None = MEMORY_MB,
     show_logs: bool = typer.Option(True, "--logs/--no-logs",
                                    help="After the game, print what each bot printed (stdout, stderr) and its "
                                         "faults' tracebacks (to stderr with --json)."),
@@ -87,9 +86,9 @@ def play(
 @app.command()
 def replay(
     folder: Path = typer.Argument(..., help="A tournament's results folder, or a game record .json file."),
-    game: Optional[str] = typer.Argument(None, help="Game number or game id (for a results folder)."),
+    game: str | None = typer.Argument(None, help="Game number or game id (for a results folder)."),
     as_json: bool = typer.Option(False, "--json", help="Print the record as JSON."),
-    match: Optional[str] = typer.Option(None, "--match", metavar="MATCH",
+    match: str | None = typer.Option(None, "--match", metavar="MATCH",
                                         help="Replay a whole stored match: its number or match id."),
 ) -> None:
     """Replay a stored game (or a whole match) exactly, checking every step, and print it trick by trick."""

@@ -16,7 +16,8 @@ from arena.game.rules import CHOICES, OPTION_HELP, OPTIONS, PRESET_SOURCES, Rule
 
 app = typer.Typer()
 
-FORMAT = typer.Option(AUTO, "--format", "-f", help="auto (fits the terminal) or a tabulate format (simple, github, ...).")
+FORMAT = typer.Option(AUTO, "--format", "-f",
+                      help="auto (fits the terminal) or a tabulate format (simple, github, ...).")
 
 
 @app.command()

@@ -25,7 +25,7 @@ def clock(seconds: float | None) -> str:
     """``3725.2`` -> ``1:02:05``; None -> ``-``."""
     if seconds is None:
         return "-"
-    whole = int(round(seconds))
+    whole = round(seconds)
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -21,7 +20,7 @@ app = typer.Typer()
 @app.command()
 def ratings(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
-    by: Optional[str] = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
+    by: str | None = typer.Option(None, "--by", help="One table per table-size, rules or seat."),
     table_format: str = typer.Option(AUTO, "--format", "-f", help=FORMAT_HELP),
     h2h: bool = typer.Option(False, "--head-to-head", help="Show the head-to-head table instead."),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
@@ -45,7 +44,7 @@ def ratings(
 @app.command("report")
 def report_cmd(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Path | None = typer.Option(None, "--output", "-o",
                                           help="The HTML file to write (default: FOLDER/report.html)."),
     games: int = typer.Option(MAX_GAMES, "--games", min=0,
                               help="Games in the game browser, chosen evenly over rules and table sizes (0: none)."),
@@ -59,7 +58,7 @@ def report_cmd(
 @app.command("plot")
 def plot_cmd(
     folder: Path = typer.Argument(..., help="A tournament's results folder."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Path | None = typer.Option(None, "--output", "-o",
                                           help="The image to write: .png, .svg or .pdf (default: FOLDER/ratings.png)."),
     dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of a PNG."),
 ) -> None:

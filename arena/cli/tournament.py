@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -36,47 +35,47 @@ FEW_GAMES = 100
 @app.command("run")
 def run(
     ctx: typer.Context,
-    file: Optional[Path] = typer.Argument(
+    file: Path | None = typer.Argument(
         None, help="A tournament file (TOML), or the name of a ready event (e.g. quick); flags override its keys."),
-    name: Optional[str] = typer.Option(None, "--name", help="Tournament name (results go to results/NAME)."),
-    seed: Optional[int] = typer.Option(None, "--seed", callback=seed_value, help="Tournament seed."),
-    rules: Optional[str] = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
-    players_: Optional[str] = typer.Option(None, "--players", help="Player names, comma-separated."),
-    table_sizes: Optional[str] = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
-    format_: Optional[str] = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
-    candidates: Optional[str] = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
-    deals: Optional[str] = typer.Option(None, "--deals", help="Deals per table (each played in every rotation), "
+    name: str | None = typer.Option(None, "--name", help="Tournament name (results go to results/NAME)."),
+    seed: int | None = typer.Option(None, "--seed", callback=seed_value, help="Tournament seed."),
+    rules: str | None = typer.Option(None, "--rules", help="Rule presets, comma-separated."),
+    players_: str | None = typer.Option(None, "--players", help="Player names, comma-separated."),
+    table_sizes: str | None = typer.Option(None, "--table-sizes", help="Table sizes 3-8, comma-separated."),
+    format_: str | None = typer.Option(None, "--format", help=f"The tournament format: {', '.join(FORMATS)}."),
+    candidates: str | None = typer.Option(None, "--candidates", help="Gauntlet candidates, comma-separated."),
+    deals: str | None = typer.Option(None, "--deals", help="Deals per table (each played in every rotation), "
                                         "or a deal book's file (one deal a line; docs/tournaments.md). Default: "
                                         f"the file's; without a file, enough for about {FLAGS_GAMES} games."),
-    budget: Optional[int] = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
-    house: Optional[str] = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
-    decision_ms: Optional[int] = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
-    bank_ms: Optional[int] = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
-    startup_ms: Optional[int] = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
-    memory_mb: Optional[int] = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
-    fault_policy: Optional[str] = typer.Option(None, "--fault-policy", help="penalty or random."),
-    max_faults: Optional[int] = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
-    tau: Optional[float] = typer.Option(None, "--tau", help="TrueSkill dynamics factor (default 0: fixed bots)."),
-    draw_probability: Optional[float] = typer.Option(None, "--draw-probability",
+    budget: int | None = typer.Option(None, "--budget", help="At most this many games (balanced sample)."),
+    house: str | None = typer.Option(None, "--house", help="Fill-in players for tables larger than the pool."),
+    decision_ms: int | None = typer.Option(None, "--decision-ms", help="Per-decision time limit (CPU ms)."),
+    bank_ms: int | None = typer.Option(None, "--bank-ms", help="Per-game time bank (ms, 0 = none)."),
+    startup_ms: int | None = typer.Option(None, "--startup-ms", help="Bot start-up limit (ms)."),
+    memory_mb: int | None = typer.Option(None, "--memory-mb", help="Bot memory limit (MiB)."),
+    fault_policy: str | None = typer.Option(None, "--fault-policy", help="penalty or random."),
+    max_faults: int | None = typer.Option(None, "--max-faults", help="Faults in one game before a seat forfeits."),
+    tau: float | None = typer.Option(None, "--tau", help="TrueSkill dynamics factor (default 0: fixed bots)."),
+    draw_probability: float | None = typer.Option(None, "--draw-probability",
                                                      help="TrueSkill draw probability, between 0 and 1."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
-    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="auto (default), always or never."),
-    batch: Optional[int] = typer.Option(None, "--batch", help="Games per task sent to a worker."),
-    backend: Optional[str] = typer.Option(None, "--backend", help="local (default) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
-    match_points: Optional[int] = typer.Option(None, "--match-points",
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the number of cores)."),
+    sandbox: str | None = typer.Option(None, "--sandbox", help="auto (default), always or never."),
+    batch: int | None = typer.Option(None, "--batch", help="Games per task sent to a worker."),
+    backend: str | None = typer.Option(None, "--backend", help="local (default) or dask."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    match_points: int | None = typer.Option(None, "--match-points",
                                                help="Play matches to this many penalty points, not single games."),
-    match_score: Optional[str] = typer.Option(None, "--match-score", help="A match's hands score places or cards."),
+    match_score: str | None = typer.Option(None, "--match-score", help="A match's hands score places or cards."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder that holds every tournament's results."),
-    secret_from: Optional[Path] = typer.Option(
+    secret_from: Path | None = typer.Option(
         None, "--secret-from", help="A new tournament takes the key of this results folder (or secret file), "
         "to play another run's games again exactly (default: open among built-in players, else a fresh secret)."),
-    sealed: Optional[bool] = typer.Option(
+    sealed: bool | None = typer.Option(
         None, "--sealed/--open", help="Sealed: deals and bot seeds keyed with a fresh secret of the folder; open: "
         "the seed alone fixes them (default: open among built-in players, sealed with any third-party bot)."),
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
-    interval: Optional[str] = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
+    interval: str | None = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
                                            "(default: only at the end)."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
@@ -152,12 +151,12 @@ def event_file(file: Path) -> Path:
 def resume(
     ctx: typer.Context,
     folder: Path = typer.Argument(..., help="The tournament's results folder, e.g. results/quick."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes."),
-    backend: Optional[str] = typer.Option(None, "--backend", help="local or dask (default: as stored)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes."),
+    backend: str | None = typer.Option(None, "--backend", help="local or dask (default: as stored)."),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address tcp://HOST:PORT."),
     table_format: str = typer.Option(AUTO, "--table-format", help=f"Format of the final table: {FORMAT_HELP}"),
     wide: bool = typer.Option(False, "--wide", "-w", help=WIDE_HELP),
-    interval: Optional[str] = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
+    interval: str | None = typer.Option(None, "--interval", help=f"The rating table so far {INTERVAL_HELP} "
                                            "(default: only at the end)."),
     log_games: bool = typer.Option(False, "--log-games", help="One line per game stored (on stderr), for logs."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
@@ -182,7 +181,7 @@ def status(ctx: typer.Context, folder: Path = typer.Argument(..., help="The tour
 
 
 def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int | None = None,
-          allow_changed: bool = False, live: "_Live | None" = None) -> None:
+          allow_changed: bool = False, live: _Live | None = None) -> None:
     """Play the missing games with a live display, then print the table; Ctrl-C stops cleanly (exit 130)."""
     fmt, grid = grid_for(table_format, wide)
     check_format(fmt)  # before the games, not after

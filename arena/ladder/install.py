@@ -123,7 +123,8 @@ def _folder_package(folder: Path) -> Package:
     if not project.get("name") or not project.get("version") or len(points) != 1:
         raise SubmissionError(f"{folder}/pyproject.toml: expected [project] name and version and exactly one "
                               f"entry point in [project.entry-points.{ENTRY_POINT_GROUP!r}] (got name "
-                              f"{project.get('name')!r}, version {project.get('version')!r}, {len(points)} entry points)")
+                              f"{project.get('name')!r}, version {project.get('version')!r}, "
+                              f"{len(points)} entry points)")
     return Package(project["name"], str(project["version"]), next(iter(points)))
 
 

@@ -74,7 +74,7 @@ class Ladder:
     # ------------------------------------------------------------ making, opening
     @classmethod
     def create(cls, folder: str | Path, registry, *, rules: list, table_sizes: list[int], house: list[str],
-               seed: int = 1, extra: dict | None = None, suspend_faults: int = SUSPEND_FAULTS) -> "Ladder":
+               seed: int = 1, extra: dict | None = None, suspend_faults: int = SUSPEND_FAULTS) -> Ladder:
         folder = Path(folder)
         if (folder / "results.sqlite").exists():
             raise LadderError(f"{folder} already holds results; `arena ladder run {folder}` goes on with it")
@@ -103,7 +103,7 @@ class Ladder:
         return cls(folder, spec, settings, registry)
 
     @classmethod
-    def open(cls, folder: str | Path, registry) -> "Ladder":
+    def open(cls, folder: str | Path, registry) -> Ladder:
         try:
             with Store(folder) as store:
                 open_ledger(store)
@@ -203,7 +203,7 @@ class _State:
             if self.poll is not None:
                 self.poll()  # the games the workers streamed since the last look
             for fut in finished:
-                rnd, games = self.in_flight.pop(fut)
+                _rnd, games = self.in_flight.pop(fut)
                 self._store(unpack_results(fut.result()), entries)
                 for g in games:
                     self.specs.pop(g.index, None)
@@ -286,14 +286,14 @@ class _State:
         if self.poll is not None:
             try:
                 self.poll()
-            except Exception:  # the store failing (a full disk): the run's own error is the one reported
+            except Exception:  # noqa: BLE001 - the store failing (a full disk): the run's own error is the one reported
                 return
-        for fut, (rnd, games) in list(self.in_flight.items()):
+        for fut, (_rnd, _games) in list(self.in_flight.items()):
             fut.cancel()
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 try:
                     self._store(unpack_results(fut.result()), entries)
-                except Exception:
+                except Exception:  # noqa: BLE001 - the store failing: the run's own error is the one reported
                     return
         self.in_flight.clear()
 

@@ -147,7 +147,7 @@ def _play(spec, registry, cases: Sequence[Case], sandbox: bool, limits: LimitsSp
             names = [c.name for c in seats]
             try:
                 record = play_seeded(registry.presets[case.preset], seats, case.seed, secret, 0, names)
-            except Exception as exc:  # a harness or opponent failure, not the bot's: report it plainly
+            except Exception as exc:  # noqa: BLE001 - a harness or opponent failure, not the bot's: report it plainly
                 run.errors.append(f"{case.label()}: the game could not be played: {type(exc).__name__}: {exc}")
                 continue
             run.records.append((case, record))

@@ -35,7 +35,7 @@ class CheckRow:
     check: str
     ok: bool | None
     detail: str
-    case: "Case | None" = None
+    case: Case | None = None
     """The game that shows a failure (the first one), which ``arena play`` replays."""
 
     @property

@@ -112,12 +112,12 @@ def _locate(top: str) -> tuple[str | None, list[Path]]:
     """(import folder, .py files) of the top-level module ``top``, found without running it."""
     try:
         spec = importlib.util.find_spec(top) if top.isidentifier() else None
-    except Exception:  # a finder that fails: the plugin's process reports the import error
+    except Exception:  # noqa: BLE001 - a finder that fails: the plugin's process reports the import error
         return None, []
     if spec is None:
         return None, []
     if spec.submodule_search_locations:
-        package = Path(list(spec.submodule_search_locations)[0])
+        package = Path(next(iter(spec.submodule_search_locations)))
         return str(package.parent), sorted(package.rglob("*.py"))
     if spec.has_location and spec.origin:
         origin = Path(spec.origin)
@@ -128,14 +128,14 @@ def _locate(top: str) -> tuple[str | None, list[Path]]:
 def _dist_home(dist) -> str | None:
     try:
         return str(dist.locate_file("")) if dist is not None else None
-    except Exception:
+    except Exception:  # noqa: BLE001 - a plugin's distribution metadata: anything may be wrong
         return None
 
 
 def _dist_version(dist) -> str:
     try:
         version = dist.version if dist is not None else None
-    except Exception:
+    except Exception:  # noqa: BLE001 - a plugin's distribution metadata: anything may be wrong
         return ""
     return version if isinstance(version, str) else ""
 
@@ -157,7 +157,7 @@ def code_hash(dist, root: str | None, files: list[Path]) -> str:
         for f in listed:
             if f.suffix == ".py" and not f.name.startswith("__editable__"):
                 named[f.as_posix()] = Path(dist.locate_file(f))
-    except Exception:
+    except Exception:  # noqa: BLE001 - a plugin's distribution metadata: anything may be wrong
         pass
     for f in files:
         named[f.relative_to(root).as_posix()] = f
@@ -234,7 +234,7 @@ class _Child:
         self.late = False
 
     @classmethod
-    def start(cls, candidate: Candidate) -> "_Child":
+    def start(cls, candidate: Candidate) -> _Child:
         if not hasattr(os, "killpg"):
             return cls(candidate, None, "its discovery needs a POSIX system (as sandboxed bots do)")
         tmp = None
@@ -344,7 +344,7 @@ def _forked(env: dict[str, str]) -> zygoteproc.Child | None:
         return None
     for fd in (in_r, out_w, err_w):
         os.close(fd)
-    child.stdin, child.stdout, child.stderr = open(in_w, "wb"), open(out_r, "rb"), open(err_r, "rb")
+    child.stdin, child.stdout, child.stderr = open(in_w, "wb"), open(out_r, "rb"), open(err_r, "rb")  # noqa: SIM115 - the child's pipes
     return child
 
 

@@ -52,7 +52,8 @@ import signal
 import sys
 import tempfile
 import traceback
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 try:
     import resource
@@ -207,8 +208,8 @@ def _os_error(exc: OSError, at: str, writable: str | None) -> str | None:
     than the error's own words."""
     path = exc.filename if isinstance(exc.filename, str) else None
     if exc.errno == errno.EFBIG:
-        return f"a file it wrote grew too large{at}: while a plugin is discovered a file may hold at most " \
-               f"{_file_cap()}"
+        return (f"a file it wrote grew too large{at}: while a plugin is discovered a file may hold at most "
+                f"{_file_cap()}")
     if exc.errno in (errno.ENOSPC, errno.EDQUOT) and writable:
         return f"its temporary folder {writable} is full{at} (its size and number of files are capped)"
     if exc.errno == errno.ENOENT and path is None and writable == "":  # tempfile found no folder

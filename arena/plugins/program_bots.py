@@ -60,7 +60,7 @@ def program_player(name: str, base: str | None = None) -> PlayerSpec:
 
 def package_player(name: str) -> PlayerSpec | None:
     """The spec of a program a pip package ships (entry point ``name`` in :data:`ENTRY_POINT_GROUP`), or None."""
-    points = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=name)]
+    points = list(metadata.entry_points(group=ENTRY_POINT_GROUP, name=name))
     if not points:
         return None
     module = points[0].value.split(":", 1)[0].strip()
@@ -121,7 +121,8 @@ def _spec(name: str, folder: str, table: dict, args: list[str], plugin: str, ver
     own = printable(str(table.get("name", os.path.basename(folder))))[:40]
     source = PluginSource(entry_point="", path=folder, code_hash=folder_hash(folder), program=tuple(argv),
                           program_options=tuple(sorted(table.get("options", {}).items())))
-    return PlayerSpec(name=name, factory=None, description=printable(str(table.get("description", f"program bot {own}")))[:300],
+    description = printable(str(table.get("description", f"program bot {own}")))[:300]
+    return PlayerSpec(name=name, factory=None, description=description,
                       version=printable(str(table.get("version", version)))[:40], plugin=plugin, source=source)
 
 

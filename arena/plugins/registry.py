@@ -135,7 +135,7 @@ class Registry:
         for impl in self.manager.hook.arena_game_finished.get_hookimpls():
             try:
                 impl.function(record=record)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a plugin's hook: its failure is a problem, not a crash
                 problems.append(PluginProblem(impl.plugin_name, f"arena_game_finished raised {exc!r}"))
         return problems
 
@@ -233,7 +233,7 @@ def _call_players_hook(impl, problems: list) -> list:
     """The specs one ``arena_players`` implementation returns; a failure becomes a problem."""
     try:
         specs = impl.function()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a plugin's hook: its failure is a problem
         problems.append(PluginProblem(impl.plugin_name, f"arena_players raised {type(exc).__name__}: {exc}"))
         return []
     if specs is None:
@@ -285,7 +285,7 @@ def _collect_presets(pm: pluggy.PluginManager, registry: Registry) -> None:
         for rules in _call_presets_hook(impl, registry.problems):
             try:
                 registry.presets = registry.presets.adding(rules)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - a plugin's preset: its failure is a problem
                 registry.problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets: {exc}"))
 
 
@@ -299,7 +299,7 @@ def _call_presets_hook(impl, problems: list) -> list:
     """The Rules one ``arena_rule_presets`` implementation returns; anything else is a problem."""
     try:
         presets = list(impl.function() or ())
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a plugin's hook: its failure is a problem
         problems.append(PluginProblem(impl.plugin_name, f"arena_rule_presets raised {type(exc).__name__}: {exc}"))
         return []
     good = [r for r in presets if isinstance(r, Rules)]
@@ -338,7 +338,8 @@ def _read_report(report: dict) -> tuple[list[dict], list, list[str]]:
         players.append({"name": name, "description": entry.get("description"),
                         "version": _field(entry.get("version"), MAX_VERSION),
                         "module_version": _field(module_version, MAX_VERSION),
-                        "factory": _field(entry.get("factory"), 200), "accepts": reported_options(entry.get("accepts"))})
+                        "factory": _field(entry.get("factory"), 200),
+                        "accepts": reported_options(entry.get("accepts"))})
     for key, cap in (("players", MAX_PLAYERS), ("presets", MAX_PRESETS)):
         if len(_items(report, key, None)) > cap:
             problems.append(f"offers more than {cap} {key}; only the first {cap} are used")
@@ -366,5 +367,5 @@ def _register_presets(registry: Registry, plugin: str, presets: list) -> None:
                 raise ValueError(f"preset name {_field(repr(name), 60)} is not allowed (expected lowercase letters, "
                                  f"digits, '-', '_' or '.', at most 40)")
             registry.presets = registry.presets.adding(Rules.from_dict(data))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a plugin's preset: its failure is a problem
             registry.problems.append(PluginProblem(plugin, f"arena_rule_presets: {_field(str(exc), 300)}"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from arena.bots.player_spec import check_in_process
 from arena.bots.match_play import play_match

@@ -17,7 +17,7 @@ deals game ``s``; a ``reset()`` without a seed deals the next one (``s + 1``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -45,7 +45,7 @@ def env(rules: str | Rules = "getaway", players: int = 4, seed: int = 0, reward:
 class BhabhiEnv(AECEnv):
     """Bhabhi as a PettingZoo AEC environment (build it with :func:`env`)."""
 
-    metadata = {"name": "bhabhi_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "bhabhi_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, rules: Rules, players: int, seed: int = 0, reward: str = "bhabhi",
                  render_mode: str | None = None, illegal: str = "raise") -> None:
@@ -61,7 +61,7 @@ class BhabhiEnv(AECEnv):
             "observation": spaces.Box(0.0, 1.0, (SIZE,), np.float32),
             "action_mask": spaces.Box(0, 1, (ACTIONS,), np.int8),
         })
-        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
         self._next_seed = check_seed(seed)
         self.table: Table | None = None
@@ -81,10 +81,10 @@ class BhabhiEnv(AECEnv):
         self._next_seed += 1
         self.table = Table(self.rules, self.players, self.seed_used)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.current]
 

@@ -20,7 +20,7 @@ An illegal action is refused (:class:`~arena.rl.errors.EnvError`), or with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -43,7 +43,7 @@ from arena.rl.table import Table, check_illegal, check_seed, table_rules
 class SeatEnv(gymnasium.Env):
     """One seat of Bhabhi against named players; see the module docstring."""
 
-    metadata = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(self, rules: str | Rules = "getaway", opponents: Sequence[str] = ("heuristic",) * 3,
                  seat: int = 0, seed: int = 0, reward: str = "bhabhi", registry=None,

@@ -89,8 +89,7 @@ def _server_files(server: int, pipes: tuple[int, int, int]) -> str | None:
     for fd, target in fd_links(server).items():
         if target in game:
             return f"the bot's fork server kept a game pipe open (fd {fd})"
-        if not (target.startswith("socket:") or target.startswith("pipe:")
-                or target == "/dev/null"):
+        if not (target.startswith(("socket:", "pipe:")) or target == "/dev/null"):
             return f"the bot's fork server holds an open file (fd {fd}: {target[:80]})"
     sockets = [t for t in fd_links(server).values() if t.startswith("socket:")]
     if len(sockets) > 1:

@@ -149,7 +149,8 @@ class BotProcess:
             if problem is not None:
                 return self._failed(problem, start, cpu0)
         frames = self._frames
-        if not frames.buf and self._poll.poll(_ms(_earlier(deadline, None if cpu_limit is None else start + cpu_limit))):
+        if not frames.buf and self._poll.poll(
+                _ms(_earlier(deadline, None if cpu_limit is None else start + cpu_limit))):
             try:  # (the poll waits as _wait's first does)
                 chunk = os.read(self._reply, 65536)
             except OSError:  # read again by _receive, which tells the failure

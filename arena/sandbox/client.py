@@ -119,9 +119,9 @@ class SandboxClient:
         self._output.begin()
         self._start_failed = None
         proc = self._proc
-        if proc is not None and (proc.served or not proc.alive()):
-            if not (self._forked and goes_on(proc, deal, self.os_limits.cpu_seconds)):
-                self._park()
+        if proc is not None and (proc.served or not proc.alive()) and not (
+                self._forked and goes_on(proc, deal, self.os_limits.cpu_seconds)):
+            self._park()
         if self._proc is None and deal is not None and self._forked:
             proc, dead = self._idle.take(deal)
             for p in dead:

@@ -78,7 +78,8 @@ def _detect_elsewhere(root: bool) -> Capabilities:
                         "deadlines only; no namespaces, Landlock or seccomp, so bots "
                         "can read and write files and use the network")
 
-def confine(limits: Limits = Limits(), *, writable_dir: str | None = None,
+def confine(limits: Limits = Limits(), *,  # noqa: B008 - a frozen dataclass
+            writable_dir: str | None = None,
             readable: Iterable[str] | None = None,
             caps: Capabilities | None = None, stage: str = "process",
             program: bytes | None = None, listable: Iterable[str] = (),

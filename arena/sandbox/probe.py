@@ -31,7 +31,7 @@ def run_probe(timeout: float = 30.0) -> tuple[list[dict], str | None]:
     # The arena this harness runs (arena/__init__ imports nothing until asked).
     code = f"import sys; sys.path.insert(0, {_ROOT!r}); from arena.sandbox.probe import main; main()"
     try:
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+        out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True,
                              timeout=timeout, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as e:
         return [], f"sandbox probe did not run: {e}"

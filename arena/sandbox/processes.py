@@ -144,7 +144,7 @@ def _reap_group(pgid: int, deadline: float) -> None:
     me = os.getpid()
     while True:
         members = group_members(pgid)
-        for pid, state, ppid in members:
+        for pid, _state, ppid in members:
             if ppid == me:
                 _kill(pid)
                 _reap(pid, time.monotonic())

@@ -121,7 +121,7 @@ def copy_folder(folder: str) -> str:
     except OSError as e:
         remove_copy(copy)
         raise ProgramError(f"program folder {folder}: could not copy it ({e})") from None
-    for here, dirs, names in os.walk(copy):
+    for here, _dirs, names in os.walk(copy):
         for name in names:
             path = os.path.join(here, name)
             if not os.path.islink(path):

@@ -216,7 +216,8 @@ class ProgramClient(SandboxClient):
 
 def _hello_problem(hello, value, lines: int) -> str | None:
     if not isinstance(hello, dict):
-        return f"line {lines} is not a hello (expected {{\"type\": \"hello\", \"protocol\": 1, ...}}, got {_shown(value)})"
+        return (f"line {lines} is not a hello (expected {{\"type\": \"hello\", \"protocol\": 1, ...}}, "
+                f"got {_shown(value)})")
     if hello.get("protocol") != PROTOCOL:
         return f"line {lines}: the program speaks protocol {_shown(hello.get('protocol'))}, expected {PROTOCOL}"
     return None

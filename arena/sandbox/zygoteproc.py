@@ -41,7 +41,7 @@ ANSWER_TIMEOUT = 30.0
 or stuck). It is closed then, which kills any process it forked for that request, before the caller
 execs its keeper instead."""
 
-_ZYGOTES: dict[tuple, "Zygote"] = {}
+_ZYGOTES: dict[tuple, Zygote] = {}
 """This process's zygotes, by (pid, python): module state by design (docs/design.md, "Module state"), one
 per interpreter for the life of the harness; :func:`running` reads it."""
 _LOCK = threading.Lock()
@@ -67,7 +67,7 @@ class Zygote:
         self.lock = threading.Lock()
         self.broken = ""
 
-    def spawn(self, entry: str, fds: list[int], env: dict[str, str] | None = None) -> "Child":
+    def spawn(self, entry: str, fds: list[int], env: dict[str, str] | None = None) -> Child:
         """Fork ``entry`` (see ``zygote.ENTRIES``) with ``fds`` (stdin, stdout, stderr, its own)."""
         request = {"spawn": entry} if env is None else {"spawn": entry, "env": env}
         answer = self._ask(request, fds)
@@ -173,7 +173,7 @@ def spawn(entry: str, stdio: tuple[int, int, int], fds: list[int] = (), *,
     return zygote.spawn(entry, [*stdio, *fds], env)
 
 
-def running() -> list["Zygote"]:
+def running() -> list[Zygote]:
     """The zygotes this process started and may use (none in a fork of it: the fork drops its parent's)."""
     with _LOCK:
         return list(_ZYGOTES.values())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from arena.game.rules import PRESETS, Presets
 from arena.results.errors import StoreError
@@ -67,7 +67,7 @@ class Comparison:
 
     @classmethod
     def create(cls, spec: TournamentSpec, test: CompareTest, folder: str | Path, registry,
-               secret=None) -> "Comparison":
+               secret=None) -> Comparison:
         """A new comparison, or the same one again (refused if the folder holds another test)."""
         if spec.format != "paired" or tuple(spec.candidates) != (test.a, test.b):
             raise TournamentError(f"a comparison needs the paired format with candidates {test.a}, {test.b} "
@@ -83,7 +83,7 @@ class Comparison:
         return cls(t, test)
 
     @classmethod
-    def open(cls, folder: str | Path, registry) -> "Comparison":
+    def open(cls, folder: str | Path, registry) -> Comparison:
         """An existing comparison, from its results folder."""
         try:
             with Store(folder) as store:

@@ -297,7 +297,7 @@ def _deliver(fut: Future, task) -> None:
 def _settle(fut: Future, task) -> None:
     try:
         kind, value = task.result()
-    except BaseException as exc:  # the task's own error, or a cancellation
+    except BaseException as exc:  # noqa: BLE001 - the task's own error, or a cancellation
         cancelled = task.status == "cancelled" or isinstance(exc, (CancelledError, asyncio.CancelledError))
         _set(fut, None, DaskBackendError(
             "the Dask scheduler dropped a batch (scheduler restarted or connection lost); "

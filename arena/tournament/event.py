@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from arena.bots.player_spec import check_in_process
 from arena.game.errors import ArenaError
@@ -139,7 +139,7 @@ class Tournament:
 
     @classmethod
     def create(cls, spec: TournamentSpec, folder: str | Path, registry,
-               secret: Secret | None = None) -> "Tournament":
+               secret: Secret | None = None) -> Tournament:
         """A new tournament, or the same one again (only its missing games will be played).
 
         Refuses a folder that holds a different tournament (jobs, batch and
@@ -166,7 +166,7 @@ class Tournament:
         return t
 
     @classmethod
-    def open(cls, folder: str | Path, registry) -> "Tournament":
+    def open(cls, folder: str | Path, registry) -> Tournament:
         """An existing tournament, from the spec stored with its results."""
         try:
             with Store(folder) as store:
@@ -275,7 +275,7 @@ class Tournament:
                                  f"fixed, `arena tournament resume {self.folder}` plays the rest") from None
             return state.progress()
 
-    def _play(self, executor, queue: "_Peek", state: RunState, tick: Ticker, max_in_flight: int | None,
+    def _play(self, executor, queue: _Peek, state: RunState, tick: Ticker, max_in_flight: int | None,
               secret) -> None:
         limit = max_in_flight or max(2, 2 * getattr(executor, "workers", 2))
         in_flight: dict = {}
@@ -337,7 +337,7 @@ def _keep_finished(in_flight: dict, state: RunState, poll=None) -> None:
             fut.cancel()
             if fut.done() and not fut.cancelled() and fut.exception() is None:
                 state.returned(in_flight[fut], unpack_results(fut.result()))
-    except Exception:  # the store or the stream failed: what is stored stays stored
+    except Exception:  # noqa: BLE001 - the store or the stream failed: what is stored stays stored
         return
 
 

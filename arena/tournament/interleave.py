@@ -66,7 +66,7 @@ def interleaved(streams: Sequence[Stream]) -> Iterator[GameSpec]:
     import numpy as np  # deferred: numpy costs every `arena` process about 0.2 s at start-up, and most never interleave
     keys = [s.key for s in streams]
     columns: dict = {}
-    for rules, players in keys:
+    for _rules, players in keys:
         for p in sorted(players):
             columns.setdefault(("player", p), len(columns))
     for rules, players in keys:

@@ -30,7 +30,7 @@ def _harden() -> None:
     """Make this harness process unreadable to bots and the reaper of their leftovers."""
     try:
         harden_harness()
-    except Exception:  # a platform without these controls still runs, with the warning of detect()
+    except Exception:  # noqa: BLE001 - a platform without these controls still runs, with the warning of detect()
         pass
 
 

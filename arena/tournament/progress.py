@@ -45,7 +45,7 @@ class Ticker:
     def __init__(self, callback, interval: float = 0.1) -> None:
         self.callback, self.interval, self.last = callback, interval, float("-inf")
 
-    def __call__(self, state: "RunState", final: bool = False) -> None:
+    def __call__(self, state: RunState, final: bool = False) -> None:
         now = time.perf_counter()
         if self.callback is not None and (final or now - self.last >= self.interval):
             self.last = now

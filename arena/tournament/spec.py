@@ -135,7 +135,8 @@ def rules_from(entry: dict, presets: Presets = PRESETS) -> Rules:
 _NOT_SPEC = ("source", "presets", "deal_book")
 BOOK_KEYS = ("book", "book_sha256")
 """Keys the spec stores for ``deals = "FILE"`` (its flag is ``--deals FILE``), read back on resume."""
-_TOP_KEYS = {f.name for f in fields(TournamentSpec) if f.name not in _NOT_SPEC} | {"ratings", "fault_policy", "max_faults"}
+_TOP_KEYS = ({f.name for f in fields(TournamentSpec) if f.name not in _NOT_SPEC}
+             | {"ratings", "fault_policy", "max_faults"})
 _LIMIT_KEYS = {f.name for f in fields(LimitsSpec)}
 
 
@@ -247,7 +248,8 @@ def _cross_check(spec: TournamentSpec, where: str, house_given: bool = True) -> 
             raise ConfigError(f"{where}: key {key!r}: {twice[0]!r} is listed twice (a player holds one seat "
                               f"per table; use an alias such as {twice[0]}{ALIAS_MARK}2 for a second copy)")
     if not 0 < spec.draw_probability < 1:
-        raise ConfigError(f"{where}: key 'draw_probability': must be between 0 and 1, not 0 (got {spec.draw_probability})")
+        raise ConfigError(f"{where}: key 'draw_probability': must be between 0 and 1, not 0 "
+                          f"(got {spec.draw_probability})")
     if spec.tau < 0:
         raise ConfigError(f"{where}: key 'tau': must be >= 0 (got {spec.tau})")
     if spec.backend == "dask" and not spec.scheduler:
@@ -358,8 +360,10 @@ def _sizes(data, where) -> tuple[int, ...]:
     if isinstance(value, int):
         value = [value]
     if (not isinstance(value, list) or not value
-            or not all(isinstance(v, int) and not isinstance(v, bool) and MIN_PLAYERS <= v <= MAX_PLAYERS for v in value)):
-        raise ConfigError(f"{where}: key 'table_sizes': expected table sizes {MIN_PLAYERS}-{MAX_PLAYERS} (got {value!r})")
+            or not all(isinstance(v, int) and not isinstance(v, bool) and MIN_PLAYERS <= v <= MAX_PLAYERS
+                       for v in value)):
+        raise ConfigError(f"{where}: key 'table_sizes': expected table sizes {MIN_PLAYERS}-{MAX_PLAYERS} "
+                          f"(got {value!r})")
     return tuple(sorted(set(value)))
 
 

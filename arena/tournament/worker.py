@@ -72,8 +72,8 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secr
     return {
         "spec": spec.to_dict(),
         "secret": secret.hex(),
-        "games": [{**{f.name: getattr(g, f.name) for f in fields(g)}, "rules": dict(resolved[spec.rules.index(g.rules)])}
-                  for g in games],
+        "games": [{**{f.name: getattr(g, f.name) for f in fields(g)},
+                   "rules": dict(resolved[spec.rules.index(g.rules)])} for g in games],
         "players": {p["name"]: p for p in players},
         **({"folders": folders} if folders else {}),
     }
@@ -163,7 +163,7 @@ class Worker:
             for client in per_thread.values():
                 try:
                     client.close()
-                except Exception:
+                except Exception:  # noqa: BLE001 - closing what is left: one failure must not stop the rest
                     pass
 
     def run_batch(self, payload: dict,
@@ -327,7 +327,7 @@ def run_packed(payload) -> bytes | list | Streamed:
         if target is not None:
             try:
                 target([(index, record)] if local else pack_games([(index, record)]))
-            except Exception:  # a broken stream: the batch's result still carries the game
+            except Exception:  # noqa: BLE001 - a broken stream: the batch's result still carries the game
                 return
             streamed.append(index)
 

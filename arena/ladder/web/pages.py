@@ -43,7 +43,7 @@ class Redactor:
     paths: tuple[str, ...]
 
     @classmethod
-    def of(cls, folder: Path) -> "Redactor":
+    def of(cls, folder: Path) -> Redactor:
         spellings = {str(folder), str(folder.absolute()), str(folder.resolve())}
         return cls(tuple(sorted((p for p in spellings if len(p) > 1), key=len, reverse=True)))
 

@@ -107,7 +107,7 @@ class Format:
     house: tuple[str, ...] = DEFAULT_HOUSE
 
     @classmethod
-    def from_spec(cls, spec) -> "Format":
+    def from_spec(cls, spec) -> Format:
         """The format a tournament spec (:class:`~arena.tournament.spec.TournamentSpec`) describes."""
         return cls(table_sizes=spec.table_sizes, rules=spec.rules, seed=spec.seed, deals=spec.deals,
                    budget=spec.budget, house=spec.house, **cls.entrants(spec))

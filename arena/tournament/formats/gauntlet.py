@@ -30,7 +30,8 @@ class Gauntlet(Format):
     @classmethod
     def entrants(cls, spec) -> dict[str, Any]:
         if not spec.candidates:
-            raise ScheduleError("a gauntlet expects at least one candidate (got none)", fmt=cls.name, param="candidates")
+            raise ScheduleError("a gauntlet expects at least one candidate (got none)", fmt=cls.name,
+                                param="candidates")
         field_ = tuple(p for p in spec.players if p not in spec.candidates)
         return {"candidates": spec.candidates, "field": field_}
 
