@@ -73,7 +73,7 @@ def main() -> None:
     for r in range(args.rounds):
         for mode in MODES:
             out = subprocess.run([sys.executable, __file__, "--trial", mode, "--bots", str(args.bots),
-                                  "--player", args.player], capture_output=True, text=True)
+                                  "--player", args.player], check=False, capture_output=True, text=True)
             if out.returncode:
                 raise SystemExit(f"the {mode} trial failed: {out.stderr.strip().splitlines()[-1:]}")
             got = json.loads(out.stdout.strip().splitlines()[-1])
@@ -84,7 +84,8 @@ def main() -> None:
     for mode in MODES:
         wall = statistics.median(g["wall"] for g in seen[mode])
         cpu = statistics.median(g["cpu"] for g in seen[mode])
-        print(f"  {mode:6}  wall {wall * 1000:7.1f} ms  CPU {cpu * 1000:7.1f} ms  ({cpu / args.bots * 1000:.1f} ms a bot)")
+        print(f"  {mode:6}  wall {wall * 1000:7.1f} ms  CPU {cpu * 1000:7.1f} ms  "
+              f"({cpu / args.bots * 1000:.1f} ms a bot)")
 
 
 if __name__ == "__main__":

@@ -26,12 +26,12 @@ from pathlib import Path
 os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import arena  # noqa: E402
-from arena import PlayerSpec, Rules  # noqa: E402
-from arena.sandbox.limits_spec import LimitsSpec  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.bots.referee import InProcessClient, play_game  # noqa: E402
-from arena.sandbox.client import SandboxClient  # noqa: E402
+import arena
+from arena import PlayerSpec, Rules
+from arena.sandbox.limits_spec import LimitsSpec
+from arena.plugins.registry import load
+from arena.bots.referee import InProcessClient, play_game
+from arena.sandbox.client import SandboxClient
 
 SPIN_MS = float(os.environ.get("ARENA_SPIN_MS", "600"))
 

@@ -10,10 +10,11 @@ client a seat, kept across the games, as a tournament's worker keeps them),
 the referee, the clients and their log drains), the CPU time of the bots'
 processes (keepers, fork servers, game processes, live or reaped: Linux
 /proc, each process's utime + stime + cutime + cstime, summed over this
-process's descendants) and wall time per game, then the medians. To compare two versions, run each checkout's copy in turn,
-alternating (each puts its own checkout first on the path; copy this file
-and ``tournament.py`` into an older checkout's ``benchmarks/``), on the same machine: this is
-how docs/sandbox.md's figure for the end of a game (the acknowledged
+process's descendants) and wall time per game, then the medians. To compare
+two versions, run each checkout's copy in turn, alternating (each puts its
+own checkout first on the path; copy this file and ``tournament.py`` into an
+older checkout's ``benchmarks/``), on the same machine: this is how
+docs/sandbox.md's figure for the end of a game (the acknowledged
 ``finish`` and the logs taken per game) was measured.
 """
 
@@ -27,11 +28,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tournament import tree_cpu  # noqa: E402  (its /proc walk; it puts this checkout first on the path)
-from arena.bots.referee import play_game  # noqa: E402
-from arena.game.rules import Rules  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.sandbox.client import SandboxClient  # noqa: E402
+from tournament import tree_cpu
+from arena.bots.referee import play_game
+from arena.game.rules import Rules
+from arena.plugins.registry import load
+from arena.sandbox.client import SandboxClient
 
 
 def bots_cpu() -> float:

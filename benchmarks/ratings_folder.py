@@ -22,10 +22,10 @@ from pathlib import Path
 os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.plugins.registry import load  # noqa: E402
-from arena.tournament.event import Tournament  # noqa: E402
-from arena.tournament.executors import make_executor  # noqa: E402
-from arena.tournament.spec import spec_from_dict  # noqa: E402
+from arena.plugins.registry import load
+from arena.tournament.event import Tournament
+from arena.tournament.executors import make_executor
+from arena.tournament.spec import spec_from_dict
 
 SPEC = {"name": "big", "players": ["random", "low", "high", "heuristic", "random#2"], "table_sizes": [3, 4],
         "deals": 100, "seed": 3, "jobs": 1, "batch": 8, "sandbox": "never"}

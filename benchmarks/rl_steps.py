@@ -35,10 +35,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import arena.rl as rl  # noqa: E402
-from arena.game.bench import _random_games  # noqa: E402  (the games `arena bench engine` times)
-from arena.game.rules import PRESETS  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
+import arena.rl as rl
+from arena.game.bench import _random_games
+from arena.game.rules import PRESETS
+from arena.plugins.registry import load
 
 
 def engine(rules, players: int, games: int, seed: int) -> float:
@@ -55,7 +55,7 @@ def aec(rules, players: int, games: int, seed: int) -> tuple[float, int]:
     start = time.process_time()
     for _ in range(games):
         env.reset()
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, done, _, _ = env.last()
             if done:
                 env.step(None)
@@ -110,7 +110,8 @@ def main() -> None:
         engine_cpu = engine(rules, args.players, args.games, r)
         cpu, steps = aec(rules, args.players, args.games, r)
         games_per_s.append(args.games / engine_cpu)
-        rates.setdefault("engine (Game, no observations)", []).append(steps / engine_cpu)  # decisions a game: the AEC run's
+        # decisions a game: the AEC run's
+        rates.setdefault("engine (Game, no observations)", []).append(steps / engine_cpu)
         rates.setdefault("AEC env, one game (observe + step)", []).append(steps / cpu)
         cpu, steps = seat_env(rules, args.players, args.games, r, registry)
         rates.setdefault(f"SeatEnv, one seat against {args.players - 1} random (their turns included)",

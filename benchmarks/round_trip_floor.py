@@ -34,7 +34,8 @@ import time
 import orjson
 
 HEADER = struct.Struct(">I")
-MESSAGE = {"op": "decide", "events": [["play", 1, 17], ["play", 2, 20], ["play", 3, 23], ["clean", 3, [14, 17, 20, 23]]],
+MESSAGE = {"op": "decide",
+           "events": [["play", 1, 17], ["play", 2, 20], ["play", 3, 23], ["clean", 3, [14, 17, 20, 23]]],
            "legal": [2, 5, 9, 31, 44], "decision": "play", "time_left": 1.0, "table": [-1, -1]}
 
 
@@ -85,7 +86,7 @@ def one_round(peers: int, trips: int, mode: str, core: int) -> tuple[float, floa
             os.write(cmd, frame)
             os.read(rep, 65536)
     parent = time.process_time() - cpu0
-    for cmd, rep in pipes:
+    for cmd, _rep in pipes:
         os.close(cmd)
     children = 0.0
     for pid, out in zip(pids, outs):

@@ -30,12 +30,12 @@ from pathlib import Path
 os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import arena  # noqa: E402
-from arena import Game, PlayerSpec, Rules  # noqa: E402
-from arena.sandbox.client import SandboxClient  # noqa: E402
-from arena.sandbox.processes import group_members, kill_group  # noqa: E402
-from arena.sandbox.wire import read_frame, write_frame  # noqa: E402
-from arena.tournament.spec import LimitsSpec  # noqa: E402
+import arena
+from arena import Game, PlayerSpec, Rules
+from arena.sandbox.client import SandboxClient
+from arena.sandbox.processes import group_members, kill_group
+from arena.sandbox.wire import read_frame, write_frame
+from arena.tournament.spec import LimitsSpec
 
 if sys.argv[0].endswith((os.path.join("sandbox", "host.py"), os.path.join("sandbox", "server.py"))):
     time.sleep(3600)  # imported inside a bot process: a start-up that never ends

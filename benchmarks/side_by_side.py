@@ -76,7 +76,7 @@ def sandboxed(tree: Path, deals: int) -> dict[str, float]:
     """Issue 18's item 2: the round robin with ``--jobs 2``, in-process and sandboxed, in one run."""
     out, _ = _run(tree, str(tree / "benchmarks" / "tournament.py"), "--jobs", "2", "--sandbox", "never,always",
                   "--deals", str(deals), "--repeats", "1")
-    (never_rate, never_cpu), (always_rate, always_cpu) = (
+    (never_rate, _never_cpu), (always_rate, always_cpu) = (
         (float(m.group(1)), float(m.group(2))) for m in
         re.finditer(r"run\s+([\d.]+) games/s.*CPU ([\d.]+) ms/game", out))
     return {"sandboxed round robin, CPU ms a game": always_cpu, "sandboxed round robin, games/s": always_rate,
@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="tournament, sandboxed, engine, ratings, solver, sampler (comma-separated)")
     parser.add_argument("--deals", type=int, default=100, help="tournament deals per table (4 games each)")
     parser.add_argument("--sandbox-deals", type=int, default=1000,
-                        help="sandboxed: deals per table of the round robin (4 games each), run in-process then sandboxed")
+                        help="sandboxed: deals per table of the round robin (4 games each), "
+                             "run in-process then sandboxed")
     parser.add_argument("--games", type=int, default=1000, help="engine games per repeat")
     parser.add_argument("--folder", help="a results folder for ratings")
     parser.add_argument("--ratings-options", default="",

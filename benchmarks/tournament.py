@@ -34,10 +34,10 @@ from pathlib import Path
 os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arena.tournament.spec import spec_from_dict  # noqa: E402
-from arena.tournament.executors import make_executor  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.tournament.event import Tournament  # noqa: E402
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.executors import make_executor
+from arena.plugins.registry import load
+from arena.tournament.event import Tournament
 
 FAST = ["random", "low", "high", "heuristic"]
 

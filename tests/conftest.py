@@ -145,7 +145,8 @@ def position():
 
 @pytest.fixture(scope="session")
 def play():
-    """``play(game, "AH", "2H", ...)``: apply actions in order, checking the seat to act when given as (seat, action)."""
+    """``play(game, "AH", "2H", ...)``: apply actions in order, checking the seat to act when given as
+    (seat, action)."""
     def apply(game: Game, *actions) -> Game:
         for a in actions:
             if isinstance(a, tuple):

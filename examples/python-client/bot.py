@@ -37,7 +37,7 @@ def run(decide, name="python-client", version="1.0"):
                     reply = {"type": "done"}
             else:  # never sent to a version-1 bot; every message gets one line all the same
                 reply = {"type": "error", "message": f"unknown message type {kind!r}"}
-        except Exception as exc:  # the traceback goes to stderr, the bot's log
+        except Exception as exc:  # noqa: BLE001 - the traceback goes to stderr, the bot's log
             traceback.print_exc()
             reply = {"type": "error", "message": repr(exc)[:200]}
         sys.stdout.write(json.dumps(reply) + "\n")
@@ -74,7 +74,10 @@ def decide(view):
     count = [sum(suit(c) == s for c in view["hand"]) for s in range(4)]
     if not trick:
         others = [s for s, on in enumerate(view["active"]) if on and s != view["seat"]]
-        cut = lambda c: any(view["void_masks"][o] >> suit(c) & 1 for o in others)
+
+        def cut(c):
+            return any(view["void_masks"][o] >> suit(c) & 1 for o in others)
+
         return min(legal, key=lambda c: (cut(c), -count[suit(c)], rank(c)))
     winner = trick[0][1]
     for _, card in trick:

@@ -2,6 +2,7 @@
 
 import copy
 import json
+from typing import ClassVar
 
 import pytest
 
@@ -22,7 +23,7 @@ RULES = Rules.preset("getaway")
 class Watcher(Bot):
     """Plays its lowest legal card and keeps the match view of every new game."""
 
-    seen: list = []
+    seen: ClassVar[list] = []
 
     def new_game(self, view):
         self.seen.append(view.match)

@@ -72,7 +72,7 @@ def test_live_line_only_when_something_changed_or_once_a_minute(capsys):
     f = PairedTally(CompareTest("a", "b", sprt=(0, 2)), 4).figures()
     live = _Live("1", False, False)
     live.total = 80
-    for tenth in range(0, 1300):  # 130 s of ticks, a game stored at 30 s
+    for tenth in range(1300):  # 130 s of ticks, a game stored at 30 s
         live.tick(_Progress(1 if tenth >= 300 else 0, tenth / 10), f)
     lines = capsys.readouterr().err.splitlines()
     assert [line.split()[0] for line in lines] == ["0:00:01", "0:00:30", "0:01:30"]

@@ -127,7 +127,7 @@ def test_a_run_of_few_games_says_so(capsys, event, tmp_path):
 
 def test_flags_override_the_file(capsys, event, tmp_path):
     """A flag wins over the file's key."""
-    code, out, err = run(capsys, "tournament", "run", event, "--table-sizes", "3", "--rules", "getaway",
+    code, _out, err = run(capsys, "tournament", "run", event, "--table-sizes", "3", "--rules", "getaway",
                          "--name", "over", "--results", tmp_path, "-q", "--jobs", "1")
     assert code == 0 and "over: 3 games scheduled" in err
 
@@ -153,7 +153,7 @@ def test_run_on_a_pool_of_two(capsys, event, tmp_path):
 
 def test_progress_display_keeps_stdout_for_the_table(capsys, event, tmp_path):
     """Without --quiet, stdout still holds only the table (the progress display belongs on stderr)."""
-    code, out, err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
+    code, out, _err = run(capsys, "tournament", "run", event, "--results", tmp_path, "--jobs", "1",
                          "--table-format", "json")
     assert code == 0
     json.loads(out)
@@ -161,7 +161,7 @@ def test_progress_display_keeps_stdout_for_the_table(capsys, event, tmp_path):
 
 def test_batch_flag(capsys, event, tmp_path):
     """--batch sets the games per worker task, like the file's batch key."""
-    code, out, err = run(capsys, "tournament", "run", event, "--batch", "2", "--results", tmp_path, "-q",
+    code, _out, err = run(capsys, "tournament", "run", event, "--batch", "2", "--results", tmp_path, "-q",
                          "--jobs", "1")
     assert code == 0, err
 
@@ -185,7 +185,7 @@ def test_live_table_every_n_games_and_a_line_per_game(capsys, event, tmp_path):
 def test_resume_has_the_live_table_too(capsys, done, tmp_path):
     """resume takes --interval and --log-games: a line per game it plays; -q drops the tables, not the lines."""
     copy = copy_without(done, tmp_path, 10)
-    code, out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1", "--interval", "1g",
+    code, _out, err = run(capsys, "tournament", "resume", copy, "-q", "--jobs", "1", "--interval", "1g",
                          "--log-games")
     logged = [line.split(":")[0] for line in err.splitlines() if line.startswith("game ")]
     assert code == 0 and sorted(logged) == [f"game {i} rr-1-4p-0000-d0-r{i - 10}" for i in range(10, TINY_GAMES)]
@@ -221,7 +221,7 @@ def test_resume_plays_the_missing_games(capsys, done, tmp_path):
 # ------------------------------------------------------------- ratings and replay
 def test_ratings_tables(capsys, done):
     """`arena ratings`: the table, --by each grouping, -f csv/json/github, --head-to-head."""
-    code, out, err = run(capsys, "ratings", done)
+    code, out, _err = run(capsys, "ratings", done)
     assert code == 0 and out.startswith(f"{TINY_GAMES} games\n")
     code, out, _ = run(capsys, "ratings", done, "--by", "table-size")
     assert "table-size 3: 6 games" in out and "table-size 4: 8 games" in out

@@ -48,7 +48,7 @@ def test_every_file_in_tournaments_is_a_ready_event():
 def test_run_a_ready_event_by_name(capsys, tmp_path):
     """`tournament run quick` plays the installed quick.toml into results/quick."""
     assert main(["tournament", "run", "quick", *FAST]) == 0
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert err.splitlines()[0] == f"quick: {QUICK_GAMES} games scheduled, {QUICK_GAMES} to play -> results/quick"
     with Store(tmp_path / "results" / "quick") as store:
         assert store.count() == QUICK_GAMES and store.meta("spec")["name"] == "quick"
@@ -79,7 +79,7 @@ def _wheel(tmp: Path) -> Path:
         shutil.copy(ROOT / name, source / name)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
                            "--quiet", "--disable-pip-version-check", "-w", str(tmp / "dist"), str(source)],
-                          capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return next((tmp / "dist").glob("bhabhi_arena-*.whl"))
 
@@ -90,7 +90,7 @@ def test_ready_event_from_an_installed_wheel(tmp_path):
     site = tmp_path / "site"
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
                            "--disable-pip-version-check", "--target", str(site), str(_wheel(tmp_path))],
-                          capture_output=True, text=True, timeout=300)
+                          check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert (site / "tournaments" / "quick.toml").is_file()
     run_dir = tmp_path / "elsewhere"
@@ -102,7 +102,7 @@ def test_ready_event_from_an_installed_wheel(tmp_path):
               "print(json.dumps([arena.__file__, tournaments.__file__])); sys.exit(main(sys.argv[1:]))")
     done = subprocess.run([sys.executable, "-S", "-c", script, "tournament", "run", "quick", *FAST,
                            "--table-format", "json"], capture_output=True, text=True, timeout=300, cwd=run_dir,
-                          env=env)
+                          env=env, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     first, table = done.stdout.split("\n", 1)
     assert all(Path(f).is_relative_to(site) for f in json.loads(first))

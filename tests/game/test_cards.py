@@ -5,8 +5,8 @@ import pickle
 import pytest
 
 from arena import ACE_OF_SPADES, CARDS, Card, CardError, card, parse_card, parse_cards
-from arena.game.cards import (BIT, DECK_MASK, PACK_MASK, PACK_SUIT_MASK, SECOND_PACK, SUIT_MASK, SUIT_OF, cards_of, deck,
-                              mask_of, sort_hand)
+from arena.game.cards import (BIT, DECK_MASK, PACK_MASK, PACK_SUIT_MASK, SECOND_PACK, SUIT_MASK, SUIT_OF, cards_of,
+                              deck, mask_of, sort_hand)
 
 
 def test_every_card_round_trips_through_its_text():
@@ -23,7 +23,7 @@ def test_ids_encode_copy_suit_and_rank():
     c = parse_card("QH*")
     assert (c.copy, c.suit, c.rank) == (1, 2, 10)
     assert int(c) == 52 + 26 + 10
-    assert ACE_OF_SPADES == parse_card("AS") and ACE_OF_SPADES.rank == 12 and ACE_OF_SPADES.suit == 3
+    assert parse_card("AS") == ACE_OF_SPADES and ACE_OF_SPADES.rank == 12 and ACE_OF_SPADES.suit == 3
 
 
 @pytest.mark.parametrize("text, expected", [

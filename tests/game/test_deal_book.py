@@ -53,7 +53,8 @@ def test_a_position_line_starts_the_position():
     line = BookDeal.from_dict({"players": 3, "hands": [["AS", "2C"], ["KS"], ["3D", "4D"]], "leader": 0,
                                "discard": []})
     game = line.game(PRESETS["getaway"], 1)
-    assert game.start["leader"] == 0 and game.start["discard"] == [] and [len(game.hand(s)) for s in range(3)] == [2, 1, 2]
+    assert game.start["leader"] == 0 and game.start["discard"] == []
+    assert [len(game.hand(s)) for s in range(3)] == [2, 1, 2]
     assert Game.from_record(_play_out(game, 2).to_record()).result == game.result
 
 

@@ -365,7 +365,8 @@ def test_donkey_trump_led(position, play, hand_of):
 
 
 def test_donkey_trick_one_free_with_trumps(position, play):
-    """Donkey trick 1 (free): a void sets trumps, a later void without trumps does not stop it, the highest trump leads next."""
+    """Donkey trick 1 (free): a void sets trumps, a later void without trumps does not stop it, the highest
+    trump leads next."""
     hands = ["AS 2C", "2H 3H", "4D 6D", "KS 4C", "3D 5H"]
     g = position("donkey", hands, leader=0, first_trick_done=False)
     play(g, (0, "AS"), (1, "2H"))
@@ -421,7 +422,7 @@ def test_take_makes_the_leaders_neighbour_safe(position, play, hand_of):
     play(g, (2, False), (3, False))
     assert (g.decision, g.current) == ("play", 0)
     assert last(g, "take") == {"type": "take", "seat": 3, "take": False}
-    assert [e for e in g.to_record()["events"] if e["type"] == "take"][0] == {
+    assert next(e for e in g.to_record()["events"] if e["type"] == "take") == {
         "type": "take", "seat": 0, "take": True, "from": 1, "count": 1, "cards": ["4D"]}
 
 
@@ -683,7 +684,8 @@ def test_single_deal_sizes(players):
 
 
 def test_single_deal_is_one_card_at_a_time_from_the_seeded_shuffle():
-    """deal=single: card i of the pack shuffled by random.Random(seed) goes to the i-th seat after the dealer (cyclically)."""
+    """deal=single: card i of the pack shuffled by random.Random(seed) goes to the i-th seat after the dealer
+    (cyclically)."""
     pack = list(range(PACK))
     random.Random(42).shuffle(pack)
     g = Game.deal(Rules.preset("getaway"), 4, seed=42, dealer=2)
@@ -716,7 +718,8 @@ def test_a_seed_deals_what_it_always_dealt():
 
 @pytest.mark.parametrize("players", range(3, 9))
 def test_pile_deal(players):
-    """deal=piles: sizes sum to the pack, no pile is empty, piles are contiguous cuts given in order after the dealer."""
+    """deal=piles: sizes sum to the pack, no pile is empty, piles are contiguous cuts given in order after the
+    dealer."""
     r = Rules.preset("getaway", deal="piles")
     differs = False
     for seed in range(30):
@@ -895,7 +898,8 @@ def test_apply_accepts_cards_texts_and_ids(position):
     (dict(hands=["AS", "2C", "3C"], out=[1]), "seat 1 is listed as out, so it must hold no cards (got 1)"),
     (dict(hands=["AS", "2C", []]), "seat 2 holds no cards, so it must be listed in out"),
     (dict(hands=["AS", [], []], out=[1, 2]), "at least two players"),
-    (dict(hands=["2C", "AS", "3C"], first_trick_done=False), "the leader must be the seat holding AS (got seat 0, which does not hold it)"),
+    (dict(hands=["2C", "AS", "3C"], first_trick_done=False),
+     "the leader must be the seat holding AS (got seat 0, which does not hold it)"),
     (dict(hands=["AS 2C", "3C", "4C"], drawn="3C"), "drawn card 3C must be in the leader's hand"),
     (dict(hands=["AS 2C", "3C", "4C", []], out=[3, 3]), "out lists seat 3 twice"),
 ])

@@ -157,7 +157,8 @@ def test_property_every_game_keeps_the_invariants(rp, seed, choice_seed, fault_r
 @settings(max_examples=100, deadline=None)
 @given(rp=rules_and_players(), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**16))
 def test_property_views_agree_with_the_engine(rp, seed, choice_seed):
-    """At every decision the acting seat's view has its true hand, the legal actions, sizes, trick, trump and out list."""
+    """At every decision the acting seat's view has its true hand, the legal actions, sizes, trick, trump and
+    out list."""
     rules, players = rp
     game = Game.deal(rules, players, seed)
     rng = random.Random(choice_seed)

@@ -196,7 +196,7 @@ def test_lazy_view_behaves_as_a_frozen_player_view():
     with pytest.raises(dataclasses.FrozenInstanceError):
         lazy.seat = 1
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
-        lazy.nonsense
+        lazy.nonsense  # noqa: B018 - the read is the test
     assert lazy.unseen() == fresh.unseen() and lazy.still_to_play() == fresh.still_to_play()
 
 
@@ -231,7 +231,7 @@ def test_a_framed_seat_takes_its_events_in_only_when_a_view_needs_them():
     actions, the decision and the table's led suit and trump; views read later, newest first, still
     each show their own moment, and reading one takes the events in only up to its point."""
     seat, views = 2, []
-    for game, framed, sent in framed_turns(seat, 11):
+    for game, framed, sent in framed_turns(seat, 11):  # noqa: B007 - the last one is read below
         legal, state = game.legal_actions(), game.state
         view = framed.view(legal, game.decision, 0.5, (state.led, state.trump))
         assert (view.seat, view.legal, view.decision) == (seat, tuple(legal), game.decision)

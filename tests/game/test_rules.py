@@ -1,5 +1,7 @@
 """Rules: presets, options, validation and the errors bad input raises."""
 
+import dataclasses
+
 import pytest
 
 from arena import PRESETS, ArenaError, Game, Rules, RulesError
@@ -169,5 +171,5 @@ def test_rules_are_frozen_and_hashable():
     """Rules are immutable values: equal options compare and hash equal."""
     a, b = Rules.preset("donkey"), Rules.preset("donkey")
     assert a == b and hash(a) == hash(b)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         a.escape = "pass"

@@ -22,7 +22,7 @@ def test_a_take_before_trick_one_shows_others_only_the_count():
     taken = {str(c) for c in g.hand(victim)}
     g.apply(True)
     for seat in range(4):
-        e = [e for e in g.seat_events(seat) if e["type"] == "take"][0]
+        e = next(e for e in g.seat_events(seat) if e["type"] == "take")
         assert e["count"] == len(taken) and e["from"] == victim
         view = g.view(seat)
         assert view.first_trick and view.hand_sizes == tuple(h.bit_count() for h in g.state.hands)

@@ -69,7 +69,8 @@ def _unrevealed(game: Game, deal: list[int]) -> list[set[int]]:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_view_does_not_leak_hidden_cards_during_play(preset):
-    """Mid-game: two deals differing only by a same-suit swap of cards nobody has seen give every other seat the same views."""
+    """Mid-game: two deals differing only by a same-suit swap of cards nobody has seen give every other seat
+    the same views."""
     rules = Rules.preset(preset)
     players = rules.seat_range[0] + 1
     checked = 0
@@ -232,12 +233,13 @@ def test_void_suits_learnt_from_trumps():
 
 
 def test_unseen_and_discarded():
-    """unseen() is every card not in the seat's hand, the known pile or a seen play; discarded() is the pile it knows."""
+    """unseen() is every card not in the seat's hand, the known pile or a seen play; discarded() is the pile it
+    knows."""
     g = Game.from_position(Rules.preset("getaway"), ["5H 2S", "9H 3S", "4H 5S", "7H 6S"], 0,
                            discard=["AC", "KC"])
     v = g.view(0)
     assert texts(v.discarded()) == {"AC", "KC"}
-    assert texts(v.unseen()) == {c for c in map(str, CARDS[:PACK])} - {"5H", "2S", "AC", "KC"}
+    assert texts(v.unseen()) == set(map(str, CARDS[:PACK])) - {"5H", "2S", "AC", "KC"}
     for c in ("5H", "9H", "4H", "7H"):
         g.apply(c)
     v = g.view(0)

@@ -7,13 +7,13 @@ import pytest
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install 'bhabhi-arena[dask]'")
 
-from distributed import LocalCluster  # noqa: E402
+from distributed import LocalCluster
 
-from arena.cli.app import main  # noqa: E402
-from arena.ladder.ledger import open_ledger  # noqa: E402
-from arena.ladder.submit import submit  # noqa: E402
-from arena.results.store.database import Store  # noqa: E402
-from support.ladder import make_ladder  # noqa: E402
+from arena.cli.app import main
+from arena.ladder.ledger import open_ledger
+from arena.ladder.submit import submit
+from arena.results.store.database import Store
+from support.ladder import make_ladder
 
 pytestmark = pytest.mark.long
 

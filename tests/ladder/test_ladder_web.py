@@ -18,17 +18,17 @@ from support.ladder import make_ladder
 from support.served import free_port, stop
 
 pytest.importorskip("starlette", reason="arena ladder serve needs the [serve] extra")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from arena.ladder import submitters  # noqa: E402
-from arena.ladder.ledger import Entry, open_ledger  # noqa: E402
-from arena.ladder.install import install_submission  # noqa: E402
-from arena.ladder.ladder import Ladder  # noqa: E402
-from arena.ladder.web import app as web_app  # noqa: E402
-from arena.ladder.web import make_app  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.results.store.database import Store  # noqa: E402
-from arena.tournament.executors import SerialExecutor  # noqa: E402
+from arena.ladder import submitters
+from arena.ladder.ledger import Entry, open_ledger
+from arena.ladder.install import install_submission
+from arena.ladder.ladder import Ladder
+from arena.ladder.web import app as web_app
+from arena.ladder.web import make_app
+from arena.plugins.registry import load
+from arena.results.store.database import Store
+from arena.tournament.executors import SerialExecutor
 
 ENV = {**os.environ, "ARENA_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
@@ -41,7 +41,7 @@ def _start(*args) -> subprocess.Popen:
 def _token(folder, name: str = "alice") -> str:
     """A new submitter's token (`arena ladder submitter add`, which prints it on stdout)."""
     done = subprocess.run([sys.executable, "-m", "arena.cli.app", "ladder", "submitter", "add", str(folder), name],
-                          env=ENV, capture_output=True, text=True, timeout=60)
+                          check=False, env=ENV, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -93,7 +93,7 @@ def _ladder_in_chromium(tmp_path, playwright):
 
 
 def test_the_table_moves_and_a_submission_through_the_form_enters(tmp_path, wheels, record_property, playwright):
-    with _ladder_in_chromium(tmp_path, playwright) as (folder, url, token, page, runs):
+    with _ladder_in_chromium(tmp_path, playwright) as (_folder, url, token, page, runs):
         runs.start(3)
         runs.finish()
         page.goto(f"{url}/")

@@ -26,7 +26,7 @@ def _stored(folder) -> int:
     try:
         with Store(folder) as store:
             return store.count()
-    except Exception:  # not made yet, or being written: not there yet
+    except Exception:  # noqa: BLE001 - not made yet, or being written: not there yet
         return 0
 
 

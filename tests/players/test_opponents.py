@@ -43,7 +43,7 @@ def test_reference_players_are_recognised_once_three_are_left():
 def test_playouts_play_low_high_and_random_as_the_reference_players_do():
     """On a playout state (every hand known) low and high pick the reference players' cards; random a legal one."""
     compared = 0
-    for game, names, view in reference_games(30, 3):
+    for game, _names, view in reference_games(30, 3):
         state, seat = game.state, view.seat
         kind = (LOW, HIGH, RANDOM, HEURISTIC)[seat]
         card = model_card(World.of(state), kind, random.Random(0))

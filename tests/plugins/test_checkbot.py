@@ -45,7 +45,7 @@ def run_check(name: str, **kwargs) -> CheckReport:
     """``check_bot(name, **kwargs)`` in a child process (``limits`` as a dict), with the broken bots installed."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps({"name": name, **kwargs})],
-                          capture_output=True, text=True, timeout=600, env=env, cwd=TESTS.parent)
+                          check=False, capture_output=True, text=True, timeout=600, env=env, cwd=TESTS.parent)
     assert done.returncode == 0, done.stderr[-3000:]
     data = json.loads(done.stdout.strip().splitlines()[-1])
     rows = tuple(CheckRow(*row) for row in data["rows"])
@@ -198,7 +198,8 @@ def test_the_replay_command_carries_the_limits_that_were_not_defaults(registry, 
     assert report.row("trumps (donkey)").case.command("trump-cheat", False, LimitsSpec()) == \
         report.row("trumps (donkey)").case.command("trump-cheat", False)
     assert main(["play", *words[words.index("--decision-ms"):], "--seats", "low,high,random"]) == 0
-    assert "Bhabhi" in capsys.readouterr().out       # `arena play` takes the limit flags (trump-cheat is a test registry's)
+    # `arena play` takes the limit flags (trump-cheat is a test registry's)
+    assert "Bhabhi" in capsys.readouterr().out
 
 
 def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monkeypatch):
@@ -207,7 +208,8 @@ def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monke
     assert main(["check-bot", "samplr"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [
-        "error: unknown player 'samplr': did you mean 'sampler'? (known players: heuristic, high, learned, low, random, sampler)"]
+        "error: unknown player 'samplr': did you mean 'sampler'? "
+        "(known players: heuristic, high, learned, low, random, sampler)"]
 
 
 def test_more_same_seed_games_on_request(registry):

@@ -237,7 +237,8 @@ def test_a_folder_plugin_missing_a_module_says_so_in_one_line(tmp_path):
 @needs("rlimit_fsize")
 def test_a_file_too_large_says_the_cap(fake_plugins):
     """A file past the discovery's file size limit, in its own temporary folder: the cap, in words."""
-    fake_plugins("hoarder", "import os, tempfile\nopen(os.path.join(tempfile.gettempdir(), 'big'), 'wb').write(b'x' * (2 << 20))\n")
+    fake_plugins("hoarder", "import os, tempfile\n"
+                            "open(os.path.join(tempfile.gettempdir(), 'big'), 'wb').write(b'x' * (2 << 20))\n")
     assert problems_of(load()) == {
         "hoarder": "failed to load: OSError: a file it wrote grew too large (fakeplug_hoarder.py:4): while a plugin "
                    "is discovered a file may hold at most 1 MiB"}

@@ -44,7 +44,7 @@ def arena_with(site: Path, *args: str, **env: str) -> subprocess.CompletedProces
     """Run ``arena ARGS`` in a fresh interpreter that has ``site`` as a site folder (.pth files work)."""
     environ = {k: v for k, v in os.environ.items() if k != DISABLE_ENV}
     environ.update(env)
-    return subprocess.run([sys.executable, "-c", RUN_ARENA, str(site), *args], capture_output=True,
+    return subprocess.run([sys.executable, "-c", RUN_ARENA, str(site), *args], check=False, capture_output=True,
                           text=True, timeout=120, env=environ, cwd=site.parent)
 
 
@@ -58,7 +58,7 @@ def check_legal_record(record: dict, names: list[str]) -> None:
 
 def player_rows(out: str) -> dict[str, list[str]]:
     """``arena players`` output as {player: [columns...]} (a description's wrapped lines joined)."""
-    rows = {}
+    rows, cols = {}, []
     for line in out.splitlines()[2:]:
         if line.startswith(" "):
             cols[4] += " " + line.strip()
@@ -189,7 +189,7 @@ def test_scaffold_own_test_passes(scaffold_site):
     code = ("import site, sys; site.addsitedir(sys.argv[1]); import pytest; "
             "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', sys.argv[2]]))")
     done = subprocess.run([sys.executable, "-c", code, str(site), str(package / "tests")],
-                          capture_output=True, text=True, timeout=120, cwd=site.parent)
+                          check=False, capture_output=True, text=True, timeout=120, cwd=site.parent)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
 
@@ -224,7 +224,7 @@ def test_duplicate_name_names_both_plugins(fake_plugins, capsys):
     registry = load()
     [problem] = registry.problems
     assert "twin" in str(problem) and "alpha" in str(problem) and "beta" in str(problem)
-    with pytest.raises(PluginError, match="'twin'.*alpha and beta"):
+    with pytest.raises(PluginError, match=r"'twin'.*alpha and beta"):
         registry.get("twin")
     assert "twin" not in registry.players
     assert registry.get("solo").plugin == "alpha" and registry.get("solo").description == "alpha's own"
@@ -509,7 +509,8 @@ def test_game_finished_observer_of_a_third_party_plugin_is_not_called(fake_plugi
 
 def test_unknown_player_lists_known_ones():
     """An unknown name raises PluginError listing every known player."""
-    with pytest.raises(PluginError, match=r"unknown player 'nobody' \(known players: heuristic, high, learned, low, random, sampler"):
+    known = r"unknown player 'nobody' \(known players: heuristic, high, learned, low, random, sampler"
+    with pytest.raises(PluginError, match=known):
         load(autoload=False).get("nobody")
 
 

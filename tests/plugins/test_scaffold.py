@@ -73,7 +73,7 @@ def test_generated_test_runs_without_pytest(tmp_path):
     (blocker / "pytest.py").write_text("raise ImportError('pytest is not installed here')\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocker), str(target)])}
     done = subprocess.run([sys.executable, str(target / "tests" / "test_scaf_bare.py")], capture_output=True,
-                          text=True, timeout=120, env=env, cwd=tmp_path)
+                          text=True, timeout=120, env=env, cwd=tmp_path, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok: legal games under getaway, donkey and bhabho"
 
@@ -125,7 +125,8 @@ def test_refuses_malformed_names(tmp_path, name):
     ("random", "shadows the standard library's module"), ("json", "shadows the standard library's module"),
     ("arena", "shadows the arena's package"), ("players", "shadows the arena's package"),
     ("tests", "shadows a name kept for tests and setup"),
-    ("pluggy", "but a module 'pluggy' is already installed ("), ("typer", "but a module 'typer' is already installed (")])
+    ("pluggy", "but a module 'pluggy' is already installed ("),
+    ("typer", "but a module 'typer' is already installed (")])
 def test_refuses_names_that_shadow_modules(tmp_path, name, says):
     """A bot whose module would shadow the stdlib, the arena or an installed package is refused, saying which."""
     with pytest.raises(ScaffoldError, match=re.escape(says)):

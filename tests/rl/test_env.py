@@ -71,7 +71,7 @@ def test_masks_are_the_legal_actions(preset, players, options):
     rng = np.random.default_rng(players)
     env = rl.env(preset, players, seed=100, **options)
     decisions = takes = 0
-    for game in range(3):
+    for _game in range(3):
         for agent in _every_step(env, rng):
             game_ = env.table.game
             seat = env.possible_agents.index(agent)
@@ -86,7 +86,7 @@ def test_masks_are_the_legal_actions(preset, players, options):
             seen = env.observe(other)
             assert not seen["action_mask"].any()
             assert seen["observation"].shape == (SIZE,) and seen["observation"].dtype == np.float32
-            assert 0.0 <= seen["observation"].min() and seen["observation"].max() <= 1.0
+            assert seen["observation"].min() >= 0.0 and seen["observation"].max() <= 1.0
             decisions += 1
     assert decisions > 10 * players
     assert (takes > 0) == PRESETS[preset].replace(**options).neighbour_take

@@ -59,7 +59,7 @@ def test_the_final_step_hands_every_agent_its_reward():
     env.reset()
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
-        observation, reward, done, _, info = env.last()
+        observation, reward, done, _, _info = env.last()
         totals[agent] += reward
         if done:
             env.step(None)

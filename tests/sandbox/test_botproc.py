@@ -1,4 +1,5 @@
-"""BotProcess.request against a scripted peer (the usual whole reply, and replies that go the general way); alive() of a process not our child."""
+"""BotProcess.request against a scripted peer (the usual whole reply, and replies that go the general way);
+alive() of a process not our child."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_a_whole_reply_comes_back_with_its_times(peer):
     for n in range(3):
         reply = proc.request({"n": n}, 5.0, 15.0)
         assert reply.status == Status.OK and reply.value == {"echo": n} and reply.detail == ""
-        assert 0 <= reply.cpu and 0 < reply.wall < 15.0
+        assert reply.cpu >= 0 and 0 < reply.wall < 15.0
 
 
 def test_a_reply_in_parts_is_read_whole(peer):

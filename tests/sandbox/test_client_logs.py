@@ -68,7 +68,8 @@ def test_a_bot_without_end_game_is_sent_no_finish_and_its_output_stays_per_game(
     """The harness sends finish (end_game, the output's flush) only to a bot with an end_game of its own;
     the other's log still holds exactly each game's lines (stdout and stderr are unbuffered)."""
     sent, send = [], BotProcess.send
-    monkeypatch.setattr(BotProcess, "send", lambda self, message, *a: sent.append(message["op"]) or send(self, message, *a))
+    monkeypatch.setattr(BotProcess, "send",
+                        lambda self, message, *a: sent.append(message["op"]) or send(self, message, *a))
     seats = sandboxed(clients, [PlayerSpec("printer", chatty.PrinterWithoutEnd), PRINTER,
                                 PlayerSpec("random", chatty.Quiet)], mode)
     for seed in (1, 2, 3):

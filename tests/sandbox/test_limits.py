@@ -75,7 +75,7 @@ def run_bot(tmp_path: Path, body: str, *, limits: Limits = Limits(), arg=None,
     script = BOT.format(root=ROOT, body=textwrap.indent(textwrap.dedent(body), "    "))
     cfg = {"limits": limits.to_dict(), "writable": str(writable),
            "caps": CAPS.to_dict(), "arg": arg, "readable": readable}
-    proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(cfg).encode(),
+    proc = subprocess.run([sys.executable, "-c", script], check=False, input=json.dumps(cfg).encode(),
                           capture_output=True, timeout=timeout)
     lines = proc.stdout.decode().strip().splitlines()
     assert lines, f"bot printed nothing (exit {proc.returncode}): {proc.stderr.decode()}"
@@ -312,7 +312,7 @@ def test_cpu_backstop_kills(tmp_path):
     script = BOT.format(root=ROOT, body="    while True: pass")
     cfg = {"limits": Limits(cpu_seconds=1).to_dict(), "writable": str(writable),
            "caps": CAPS.to_dict(), "arg": None}
-    proc = subprocess.run([sys.executable, "-c", script], input=json.dumps(cfg).encode(),
+    proc = subprocess.run([sys.executable, "-c", script], check=False, input=json.dumps(cfg).encode(),
                           capture_output=True, timeout=30)
     assert proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
 
@@ -348,7 +348,7 @@ def test_confine_refuses_when_threads_run(tmp_path):
               "r = confine(caps=Capabilities.from_dict(json.loads(sys.argv[1])))\n"
               "print(json.dumps([r.ok, r.failed]))")
     proc = subprocess.run([sys.executable, "-c", script, json.dumps(CAPS.to_dict())],
-                          capture_output=True, timeout=30)
+                          check=False, capture_output=True, timeout=30)
     if LINUX:
         assert json.loads(proc.stdout) == [False, ["confine"]]
 
@@ -521,7 +521,7 @@ from arena.sandbox.processes import children, group_members
 def run_harness(body: str, *args: str, timeout: float = 60) -> dict:
     """Run body in an intermediate "harness" process; the JSON it prints last."""
     script = HARNESS.format(root=ROOT, body=textwrap.dedent(body))
-    proc = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", script, *args], check=False, capture_output=True,
                           timeout=timeout)
     lines = proc.stdout.decode().strip().splitlines()
     assert lines, proc.stderr.decode()

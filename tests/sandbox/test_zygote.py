@@ -39,7 +39,7 @@ def _ended_discovery() -> zygoteproc.Child:
     """A discovery process forked from this process's zygote and given an empty request, after its end
     (it fails on it: exit code 1)."""
     ends = [fd for _ in range(3) for fd in os.pipe()]
-    in_r, in_w, out_r, out_w, err_r, err_w = ends
+    in_r, in_w, _out_r, out_w, _err_r, err_w = ends
     try:
         child = zygoteproc.spawn("plugin-host", (in_r, out_w, err_w))
         os.close(in_w)

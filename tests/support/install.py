@@ -31,5 +31,5 @@ def pip_install(source: Path, target: Path, editable: bool = False) -> None:
     if _can_build_offline():
         cmd += ["--no-build-isolation", "--no-index"]
     cmd += ["--editable", str(source)] if editable else [str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"pip install {source} failed:\n{done.stderr[-3000:]}"

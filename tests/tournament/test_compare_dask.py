@@ -6,14 +6,14 @@ import pytest
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install 'bhabhi-arena[dask]'")
 
-from distributed import LocalCluster  # noqa: E402
+from distributed import LocalCluster
 
-from arena.game.seeds import Secret  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.results.stats.paired import CompareTest  # noqa: E402
-from arena.tournament.compare import Comparison, compare_spec, field_for  # noqa: E402
-from arena.tournament.dask_backend import DaskExecutor  # noqa: E402
-from arena.tournament.executors import SerialExecutor  # noqa: E402
+from arena.game.seeds import Secret
+from arena.plugins.registry import load
+from arena.results.stats.paired import CompareTest
+from arena.tournament.compare import Comparison, compare_spec, field_for
+from arena.tournament.dask_backend import DaskExecutor
+from arena.tournament.executors import SerialExecutor
 
 pytestmark = pytest.mark.long
 

@@ -11,20 +11,20 @@ import pytest
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install 'bhabhi-arena[dask]'")
 
-from distributed import Client, LocalCluster  # noqa: E402
+from distributed import Client, LocalCluster
 
-from arena.game.seeds import Secret  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.results.stats.standings import head_to_head_text, ratings_text  # noqa: E402
-from arena.results.store.database import Store  # noqa: E402
-from arena.sandbox.processes import descendants  # noqa: E402
-from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskExecutor, arena_fingerprint  # noqa: E402
-from arena.tournament.errors import DaskBackendError  # noqa: E402
-from arena.tournament.event import Tournament  # noqa: E402
-from arena.tournament.executors import LocalExecutor  # noqa: E402
-from arena.tournament.spec import spec_from_dict  # noqa: E402
-from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch  # noqa: E402
-from support.processes import all_gone, wait_for  # noqa: E402
+from arena.game.seeds import Secret
+from arena.plugins.registry import load
+from arena.results.stats.standings import head_to_head_text, ratings_text
+from arena.results.store.database import Store
+from arena.sandbox.processes import descendants
+from arena.tournament.dask_backend import ArenaWorkerPlugin, DaskExecutor, arena_fingerprint
+from arena.tournament.errors import DaskBackendError
+from arena.tournament.event import Tournament
+from arena.tournament.executors import LocalExecutor
+from arena.tournament.spec import spec_from_dict
+from arena.tournament.worker import WorkerMismatch, batch_payload, run_batch
+from support.processes import all_gone, wait_for
 
 pytestmark = pytest.mark.long
 

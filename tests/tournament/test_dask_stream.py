@@ -6,16 +6,16 @@ import pytest
 
 pytest.importorskip("distributed", reason="dask.distributed is not installed: pip install 'bhabhi-arena[dask]'")
 
-from distributed import Client, Event, LocalCluster  # noqa: E402
+from distributed import Client, Event, LocalCluster
 
-from arena.game.seeds import Secret  # noqa: E402
-from arena.plugins.registry import load  # noqa: E402
-from arena.results.store.database import Store  # noqa: E402
-from arena.tournament.dask_backend import DaskExecutor  # noqa: E402
-from arena.tournament.event import Tournament  # noqa: E402
-from arena.tournament.executors import SerialExecutor  # noqa: E402
-from arena.tournament.spec import spec_from_dict  # noqa: E402
-from support.tournaments import HeldBatches, records  # noqa: E402
+from arena.game.seeds import Secret
+from arena.plugins.registry import load
+from arena.results.store.database import Store
+from arena.tournament.dask_backend import DaskExecutor
+from arena.tournament.event import Tournament
+from arena.tournament.executors import SerialExecutor
+from arena.tournament.spec import spec_from_dict
+from support.tournaments import HeldBatches, records
 
 SPEC = {"name": "streamed", "players": ["heuristic", "random", "low", "high"], "table_sizes": [3, 4], "deals": 3,
         "batch": 8, "seed": 7}

@@ -54,7 +54,7 @@ def first(tmp_path_factory, registry):
 
 def test_the_export_has_each_deal_once_in_game_order(first):
     """One 3-seat table and one 4-seat table (random fills in), 2 deals each: 4 deals, first games 0, 3, 6, 10."""
-    root, games, book = first
+    _root, games, book = first
     assert [line["source"]["game"] for line in book] == [0, 3, 6, 10]
     assert [line["players"] for line in book] == [3, 3, 4, 4]
     assert [line["hands"] for line in book] == [games[i][1]["start"]["hands"] for i in (0, 3, 6, 10)]
@@ -63,7 +63,7 @@ def test_the_export_has_each_deal_once_in_game_order(first):
 def test_a_second_event_from_the_book_plays_identical_deals(first, registry):
     """Other players, the same tables: every game has the first event's deal (its hands and dealer) at the
     same place, and its record replays; deals per table come from the book."""
-    root, games, book = first
+    root, games, _book = first
     data = {**EVENT, "name": "two", "players": ["random", "low", "high"], "deals": str(root / "book.jsonl")}
     spec = spec_from_dict(data)
     assert spec.deals == 2 and spec.book == str(root / "book.jsonl") and len(spec.book_sha256) == 64
@@ -77,7 +77,7 @@ def test_a_second_event_from_the_book_plays_identical_deals(first, registry):
 
 def test_a_book_event_run_twice_gives_identical_records_and_resumes(first, registry, tmp_path):
     """Same book, same secret: identical records; games deleted from the store are played again the same."""
-    root, games, book = first
+    root, _games, _book = first
     data = {**EVENT, "name": "b", "deals": str(root / "book.jsonl")}
     once, twice = play(data, tmp_path / "x" / "b", registry), play(data, tmp_path / "y" / "b", registry)
     assert once == twice
@@ -104,7 +104,7 @@ def test_a_book_of_positions_plays_each_in_every_rotation(registry, tmp_path):
 
 
 def test_a_changed_book_is_refused_on_resume(first, registry, tmp_path):
-    root, games, book = first
+    root, _games, book = first
     path = tmp_path / "mine.jsonl"
     path.write_text((root / "book.jsonl").read_text())
     play({**EVENT, "name": "c", "deals": str(path)}, tmp_path / "c", registry)
@@ -116,7 +116,7 @@ def test_a_changed_book_is_refused_on_resume(first, registry, tmp_path):
 def test_deals_cycle_when_the_event_has_more_tables(first):
     """Four players: four 3-seat tables share the book's two 3-seat deals (i mod 2) and the one 4-seat
     table plays both 4-seat deals; deals per table: max(ceil(2 / 4), ceil(2 / 1)) = 2."""
-    root, games, book = first
+    root, _games, book = first
     data = {**EVENT, "name": "d", "players": ["heuristic", "low", "high", "random"],
             "deals": str(root / "book.jsonl")}
     spec = spec_from_dict(data)
@@ -139,9 +139,9 @@ def test_a_bad_book_is_one_error_naming_the_line(tmp_path, lines, fragment):
 
 
 def test_table_sizes_must_have_book_deals_and_no_budget(first):
-    root, games, book = first
+    root, _games, _book = first
     path = str(root / "book.jsonl")
-    with pytest.raises(ConfigError, match="has no deal for 5 players .it has deals for 3, 4 players"):
+    with pytest.raises(ConfigError, match=r"has no deal for 5 players .it has deals for 3, 4 players"):
         spec_from_dict({**EVENT, "table_sizes": [5], "house": ["random", "random#2"], "deals": path})
     with pytest.raises(ConfigError, match="key 'budget': a deal book fixes the deals"):
         spec_from_dict({**EVENT, "budget": 30, "deals": path})
@@ -149,7 +149,7 @@ def test_table_sizes_must_have_book_deals_and_no_budget(first):
 
 def test_a_comparison_plays_the_book_deals_in_order(first, registry, tmp_path):
     """A 4-seat book of two deals: the comparison plays both, each in all rotations for A and B."""
-    root, games, book = first
+    _root, _games, book = first
     path = tmp_path / "four.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in book if line["players"] == 4))
     test = CompareTest("heuristic", "low", "bhabhi", None)

@@ -41,7 +41,8 @@ def test_registry_is_read_only_and_refuses_unknown_names():
     """FORMATS cannot be changed at run time; an unknown name lists the known ones."""
     with pytest.raises(TypeError):
         FORMATS["swiss"] = FORMATS["round-robin"]  # type: ignore[index]
-    with pytest.raises(ScheduleError, match=r"format must be one of gauntlet, paired, round-robin \(got 'swiss'\)") as info:
+    expected = r"format must be one of gauntlet, paired, round-robin \(got 'swiss'\)"
+    with pytest.raises(ScheduleError, match=expected) as info:
         format_class("swiss")
     assert info.value.param is None
 

@@ -72,8 +72,8 @@ def test_comment_edit_resumes_code_edit_needs_allow_changed(fake_plugins, tmp_pa
     capsys.readouterr()
     assert main(["tournament", "status", str(folder)]) == 0
     shown = capsys.readouterr().out
-    assert f"changed: player edit-bot after 4 of 9 games: version 1.0 (code {first}) -> version 1.0 " \
-           f"(code {second}), allowed by --allow-changed" in shown
+    assert (f"changed: player edit-bot after 4 of 9 games: version 1.0 (code {first}) -> version 1.0 "
+            f"(code {second}), allowed by --allow-changed") in shown
     assert "warning" not in shown
     assert main(["report", str(folder), "--output", str(tmp_path / "report.html")]) == 0
     html = (tmp_path / "report.html").read_text()

@@ -78,7 +78,7 @@ def test_a_folder_keeps_its_kind(tmp_path, registry):
                                               r"small.toml says sealed = true; give another name"):
         Tournament.create(spec(sealed=True), tmp_path / "small", registry)
     Tournament.create(spec(sealed=True, name="shut"), tmp_path / "shut", registry)
-    with pytest.raises(TournamentError, match="holds a sealed event, but small.toml says sealed = false"):
+    with pytest.raises(TournamentError, match=r"holds a sealed event, but small\.toml says sealed = false"):
         Tournament.create(spec(sealed=False, name="shut"), tmp_path / "shut", registry)
     assert Tournament.create(spec(name="shut"), tmp_path / "shut", registry).secret != OPEN  # no key: its own
 

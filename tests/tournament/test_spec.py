@@ -276,7 +276,8 @@ def test_presets_are_passed_not_global():
     """A preset that only a registry's presets hold resolves with them and is unknown without them;
     a batch for a worker carries every option of the resolved rules, so it needs no preset table."""
     presets = PRESETS.adding(Rules(name="quick", escape="pass", max_players=5))
-    data = {"name": "q", "players": ["low", "high", "random"], "table_sizes": [3], "rules": [{"preset": "quick", "max_faults": 2}]}
+    data = {"name": "q", "players": ["low", "high", "random"], "table_sizes": [3],
+            "rules": [{"preset": "quick", "max_faults": 2}]}
     spec = spec_from_dict(data, "q.toml", presets)
     assert spec.rules_objects()[0] == Rules(name="quick", escape="pass", max_players=5, max_faults=2)
     with pytest.raises(ConfigError, match=r"q.toml: key 'rules': unknown preset 'quick'"):

@@ -185,7 +185,8 @@ def test_discovery_garbage_or_too_much_is_a_problem(fake_plugins):
                 pass
     """)
     fake_plugins("garbage", flood.format(payload=repr(b"\x1b[2J not json")))
-    fake_plugins("flood", "import os\nblock = b'x' * 65536\n" + flood.format(payload=f"block * {MAX_REPORT // 65536 + 2}"))
+    fake_plugins("flood",
+                 "import os\nblock = b'x' * 65536\n" + flood.format(payload=f"block * {MAX_REPORT // 65536 + 2}"))
     fake_plugins("chatty", """
         import sys
         print("hello from the plugin", flush=True)
