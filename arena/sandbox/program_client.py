@@ -9,7 +9,8 @@ else is the Python client's: the process pool (a process goes on only to a deal
 it never played, frozen in between), the clocks, the faults, the logs.
 
 What a Python bot's host does inside its process is done here, in the harness:
-the seat's knowledge is kept from its event dicts, and each decision's
+the seat's knowledge is kept from its event dicts (a
+:class:`~arena.game.knowledge.SeatKnowledge`, as an in-process seat's), and each decision's
 :class:`~arena.game.views.PlayerView` is built here and sent whole
 (:func:`arena.bots.wire_view.view_to_json`; the history only from where the
 process was last sent it). The program's answers are judged here too, before
@@ -30,7 +31,7 @@ from arena.bots.reply import Reply
 from arena.bots.safetext import printable
 from arena.bots.wire_view import PROTOCOL, view_to_json
 from arena.game.cards import CARDS, TEXTS
-from arena.game.engine import view_from_events
+from arena.game.knowledge import SeatKnowledge
 from arena.game.status import Status
 from arena.sandbox import wire
 from arena.sandbox.client import SandboxClient
@@ -68,13 +69,15 @@ class ProgramClient(SandboxClient):
     # ------------------------------------------------------- Client protocol
     def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
         self._events = list(events)
-        self._seat_of = (seat, players, rules)
+        self._seat_of = SeatKnowledge(seat, players, rules)
+        self._seat_of.feed_many(events)
         return super().begin(seat, players, rules, seed, events, deal)
 
     def decide(self, events, legal, decision, table=None) -> Reply:
         if self._game is None:
             return Reply(Status.CRASH, detail="decide() before begin()")
         self._events.extend(events)
+        self._seat_of.feed_many(events)
         if self._proc is None or not self._proc.in_game:
             reply = self._open_game()
             if not reply.ok:
@@ -116,8 +119,7 @@ class ProgramClient(SandboxClient):
         return super()._spawn()
 
     def _view(self, legal=(), decision=None, time_left=None):
-        seat, players, rules = self._seat_of
-        return view_from_events(seat, players, rules, self._events, legal, decision, time_left)
+        return self._seat_of.view(legal, decision, time_left)
 
     def _open_game(self) -> Reply:
         if self._copy_error is not None:

@@ -79,7 +79,6 @@ def test_a_program_bot_in_a_tournament(tmp_path):
     ("flood", "malformed", "is longer than 64 KiB"),
     ("sleep", "timeout", "wall-clock"),
     ("spin", "timeout", "stopped waiting"),
-    ("twice", "malformed", "was written before it was asked for"),
     ("illegal", "illegal", "a card not in the hand"),
     ("notcard", "malformed", "answered 'XX', not a card"),
     ("error", "crash", "the program reported an error: boom"),
@@ -91,6 +90,14 @@ def test_a_misbehaving_program_is_judged_with_its_fault_kind(registry, tmp_path,
     assert faults and faults[0]["kind"] == kind, faults
     assert words in faults[0]["detail"], faults[0]["detail"]
     assert record["result"]["order"] if "result" in record else record["events"][-1]["type"] == "end"
+
+
+def test_a_line_not_asked_for_is_a_fault(registry, tmp_path):
+    """Caught as "written before it was asked for" when it is there by the next message; one that comes later
+    is read as the next answer, so judged as that (docs/protocol.md, section 8)."""
+    faults = _play(registry, _hostile(tmp_path, "twice"))["faults"][0]
+    assert faults and faults[0]["kind"] in ("malformed", "illegal"), faults
+    assert all("was written before it was asked for" in f["detail"] or f["kind"] == "illegal" for f in faults)
 
 
 def test_a_program_is_confined(registry, tmp_path):
