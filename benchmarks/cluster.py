@@ -65,11 +65,11 @@ def play(executor, tournament_spec, registry, root: Path) -> tuple[int, float, f
 
 
 def empty_payload(tournament_spec, registry) -> dict:
-    from arena.tournament.event import describe_players, player_names, schedule
+    from arena.tournament.event import roster_of, player_names, schedule
     from arena.game.seeds import Secret
     from arena.tournament.worker import batch_payload
-    players = describe_players(registry, player_names(schedule(tournament_spec)))
-    return batch_payload(tournament_spec, [], players, Secret.generate())
+    roster = roster_of(registry, player_names(schedule(tournament_spec)))
+    return batch_payload(tournament_spec, [], roster, Secret.generate())
 
 
 def warm_up(executor, tournament_spec, registry) -> None:

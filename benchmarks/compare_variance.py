@@ -37,7 +37,7 @@ from arena.plugins.registry import load
 from arena.results.stats.paired import POINTS, CompareTest, game_score, tally, unit_of
 from arena.results.store.database import Store
 from arena.tournament.compare import compare_spec, field_for
-from arena.tournament.event import describe_players, player_names
+from arena.tournament.event import roster_of, player_names
 from arena.tournament.worker import Worker, batch_payload
 
 
@@ -48,7 +48,7 @@ def play(a: str, b: str, deals: int, seed: int) -> tuple[CompareTest, int, list]
     games = spec.schedule_format().games()
     registry = load()
     worker = Worker(registry)
-    payload = batch_payload(spec, games, describe_players(registry, player_names(games)), Secret(bytes(32)))
+    payload = batch_payload(spec, games, roster_of(registry, player_names(games)), Secret(bytes(32)))
     try:
         return test, 4, worker.run_batch(payload)
     finally:

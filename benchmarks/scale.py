@@ -142,7 +142,7 @@ def one(games: int, setup: str, scheduler_here: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         try:
             t = Tournament.create(spec, Path(tmp) / spec.name, registry)
-            empty = batch_payload(spec, [], t.players, t.secret)
+            empty = batch_payload(spec, [], t.roster, t.secret)
             for f in [executor.submit(run_batch, empty) for _ in range(executor.workers)]:
                 f.result()
             startup = time.perf_counter() - start

@@ -111,7 +111,7 @@ def _run(comparison: Comparison, jobs: int | None, live: _Live) -> None:
     typer.echo(wrapped(printable(f"{t.spec.name}: {t.spec.schedule_format().describe()} -> {t.folder}"),
                       sys.stderr), err=True)
     if t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
-            t.registry.get(p.get("base", p["name"])).trusted for p in t.players)):
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.roster)):
         sandbox_warning()
     executor = make_executor(t.spec, jobs, t.registry)
     failed = True

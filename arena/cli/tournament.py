@@ -192,7 +192,7 @@ def _play(t: Tournament, quiet: bool, table_format: str, wide: bool, jobs: int |
     if note is not None:
         typer.echo(note, err=True)
     if missing and (t.spec.sandbox == "always" or (t.spec.sandbox == "auto" and not all(
-            t.registry.get(p.get("base", p["name"])).trusted for p in t.players))):
+            t.registry.get(p.get("base", p["name"])).trusted for p in t.roster))):
         sandbox_warning()
     executor = make_executor(t.spec, jobs, t.registry)
     interrupted, failed = False, True

@@ -37,7 +37,7 @@ from arena.results.errors import StoreError
 from arena.results.stats.ratings import RatingParams
 from arena.results.stats.standings import outcomes, rating_params
 from arena.results.store.database import Store
-from arena.tournament.event import describe_players
+from arena.tournament.event import roster_of
 from arena.tournament.schedule import GameSpec, seating
 from arena.tournament.spec import TournamentSpec, spec_from_dict
 from arena.tournament.worker import pack_batch, run_packed, unpack_results
@@ -98,7 +98,7 @@ class Ladder:
                 p = registry.get(name)
                 ledger.add_entry(Entry(name, p.name, p.plugin, p.version, p.code_hash(), "", None, "active",
                                      "house player", None, time.time()))
-            store.save_players(describe_players(registry, list(house)))
+            store.save_roster(roster_of(registry, list(house)))
         (folder / PLUGINS).mkdir(exist_ok=True)
         return cls(folder, spec, settings, registry)
 
@@ -229,8 +229,8 @@ class _State:
             games = self.ladder.round_games(rnd, self.resumed_done)
             if not games:
                 continue
-            players = describe_players(self.ladder.registry, list(rnd.circle))
-            packed = pack_batch(self.ladder.spec, games, players, self.secret,
+            roster = roster_of(self.ladder.registry, list(rnd.circle))
+            packed = pack_batch(self.ladder.spec, games, roster, self.secret,
                                 self.ladder.folders([e for e in playable if e.name in rnd.circle]))
             self.specs.update((g.index, g) for g in games)
             self.in_flight[self.executor.submit(run_packed, packed)] = (rnd, games)

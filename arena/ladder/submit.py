@@ -39,7 +39,7 @@ from arena.ladder.submitters import Submitter
 from arena.plugins.checkbot import check_bot
 from arena.plugins.folders import add_folder_players, folder_candidate
 from arena.results.store.database import Store
-from arena.tournament.event import describe_players
+from arena.tournament.event import roster_of
 
 CHECK_GAMES = 1
 """check-bot's games per preset and table size for a submission."""
@@ -84,7 +84,7 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
         report = _check(ladder, store, name, games)
         data = {"ok": report.ok, "rows": report.to_dicts(), "text": report.table("simple")}
         if report.ok:
-            store.save_players(describe_players(ladder.registry, [name]))
+            store.save_roster(roster_of(ladder.registry, [name]))
             ledger.set_status(name, "active", "passed check-bot", data, by=CHECKED_BY)
         else:
             failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())

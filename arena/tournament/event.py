@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from arena.bots.player_spec import check_in_process
 from arena.game.errors import ArenaError
 from arena.game.seeds import SECRET_FILE, Secret, is_open, read_secret, write_secret
+from arena.plugins.registry import Registry
 from arena.results.errors import StoreError
 from arena.results.store.database import Store, change_note, rules_label
 from arena.tournament.book import booked, with_book
@@ -62,8 +63,8 @@ def player_names(games: Iterable[GameSpec]) -> list[str]:
     return sorted({name for g in games for name in g.seats})
 
 
-def describe_players(registry, names: list[str]) -> list[dict]:
-    """Name, plugin, version and code hash of every player (checked by workers).
+def roster_of(registry: Registry, names: list[str]) -> list[dict]:
+    """The roster of ``names``: each player's name, plugin, version and code hash (checked by workers).
 
     An alias (``random#2``) is described by the player it plays as, named in ``base``; a
     parametrised player (``sampler(worlds=40)``) by its base player and its ``options``.
@@ -93,12 +94,12 @@ def check_players(spec: TournamentSpec, registry) -> None:
                 raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
 
 
-def changed_players(store: Store, players: list[dict]) -> list[dict]:
+def roster_changes(store: Store, roster: list[dict]) -> list[dict]:
     """Each player whose version or code differs from the one that played the stored games:
     ``player``, ``old_version``, ``old_code``, ``new_version``, ``new_code``."""
-    stored = {p["name"]: p for p in store.players()}
+    stored = {p["name"]: p for p in store.roster()}
     out = []
-    for p in players:
+    for p in roster:
         old = stored.get(p["name"])
         if old and (old["version"], old["code_hash"]) != (p["version"], p["code_hash"]):
             out.append({"player": p["name"], "old_version": old["version"], "old_code": old["code_hash"],
@@ -133,7 +134,7 @@ class Tournament:
         self.format = spec.schedule_format()
         self.total = self.format.count()
         """How many games (matches, in a match tournament) the schedule has."""
-        self.players = describe_players(registry, self.format.player_names())
+        self.roster = roster_of(registry, self.format.player_names())
         self.secret: Secret | None = None
         """The folder's secret, once :meth:`create` or :meth:`run` has read or made it."""
 
@@ -162,7 +163,7 @@ class Tournament:
             if stored != new:  # jobs, batch or backend changed (or no spec was stored)
                 store.set_meta("spec", new)
             if not store.count():
-                store.save_players(t.players)
+                store.save_roster(t.roster)
         return t
 
     @classmethod
@@ -286,7 +287,7 @@ class Tournament:
             while (queue and not state.stopped) or in_flight:
                 while queue and not state.stopped and len(in_flight) < limit:
                     batch = queue.pop()
-                    packed = pack_batch(self.spec, batch, self.players, secret)
+                    packed = pack_batch(self.spec, batch, self.roster, secret)
                     state.sent(batch)
                     in_flight[executor.submit(run_packed, packed)] = batch
                 finished, _ = wait(list(in_flight), timeout=WAKE_SECONDS if poll is None else POLL_SECONDS,
@@ -303,15 +304,15 @@ class Tournament:
 
     def _check_versions(self, store: Store, playing: bool, allow_changed: bool = False) -> None:
         done = store.count()
-        changed = changed_players(store, self.players) if done else []
+        changed = roster_changes(store, self.roster) if done else []
         if changed and playing and not allow_changed:
             raise TournamentError(f"{change_text(changed[0])}; resume with --allow-changed to go on with the new "
                                   f"code (the change is recorded), or reinstall that version")
         if changed and playing:
             at = {"after_games": done, "of_games": self.total, "time": time.time()}
-            store.allow_changes([{**c, **at} for c in changed], self.players)
+            store.allow_changes([{**c, **at} for c in changed], self.roster)
         if not done:
-            store.save_players(self.players)
+            store.save_roster(self.roster)
 
 
 class _Peek:
@@ -345,8 +346,8 @@ def status_lines(t: Tournament) -> list[str]:
     """A short account of a tournament's progress."""
     with Store(t.folder) as store:
         done, faults = stored_count(store, t.spec), store.fault_count()
-        players = store.players()
-        changed = changed_players(store, t.players) if store.count() else []
+        roster = store.roster()
+        changed = roster_changes(store, t.roster) if store.count() else []
         allowed = store.player_changes()
         check = store.meta("secret_check")
     unit = "matches" if match_rules(t.spec) is not None else "games"
@@ -360,7 +361,7 @@ def status_lines(t: Tournament) -> list[str]:
     sealing = sealed_line(t.folder, check)
     if sealing is not None:
         lines.append(sealing)
-    lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in players]
+    lines += [f"  player {p['name']} {p['version']} (plugin {p['plugin']}, code {p['code_hash']})" for p in roster]
     lines += [f"  changed: {change_note(c)}" for c in allowed]
     lines += [f"  warning: {change_text(c)}; resume refuses to mix them (--allow-changed goes on)" for c in changed]
     if done < t.total:

@@ -56,9 +56,10 @@ stream; since the coordinator reads it as it fills, one plays more games a secon
 (docs/throughput.md, "Lanes again")."""
 
 
-def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secret,
+def batch_payload(spec, games: list[GameSpec], roster: list[dict], secret: Secret,
                   folders: dict | None = None) -> dict:
-    """Plain data describing a batch, for a worker (it holds the secret: never for a bot).
+    """Plain data describing a batch, for a worker (it holds the secret: never for a bot); ``roster``: the players
+    of its games as the event stored them (:func:`arena.tournament.event.roster_of`).
 
     ``folders``: players installed in folders of their own (a ladder's entries,
     name -> ``{"folder", "player"}``), which a worker discovers (confined) before
@@ -74,7 +75,7 @@ def batch_payload(spec, games: list[GameSpec], players: list[dict], secret: Secr
         "secret": secret.hex(),
         "games": [{**{f.name: getattr(g, f.name) for f in fields(g)},
                    "rules": dict(resolved[spec.rules.index(g.rules)])} for g in games],
-        "players": {p["name"]: p for p in players},
+        "players": {p["name"]: p for p in roster},
         **({"folders": folders} if folders else {}),
     }
 
@@ -300,9 +301,9 @@ def run_batch(payload: dict, each: Callable[[int, dict], None] | None = None) ->
 # pickles with dill's pure-Python pickler, which costs milliseconds per game
 # record, while one bytes object crosses a pipe almost for free.
 
-def pack_batch(spec, games: list[GameSpec], players: list[dict], secret: Secret, folders: dict | None = None) -> bytes:
+def pack_batch(spec, games: list[GameSpec], roster: list[dict], secret: Secret, folders: dict | None = None) -> bytes:
     """:func:`batch_payload` as JSON bytes, for :func:`run_packed`."""
-    return orjson.dumps(batch_payload(spec, games, players, secret, folders))
+    return orjson.dumps(batch_payload(spec, games, roster, secret, folders))
 
 
 def run_packed(payload) -> bytes | list | Streamed:

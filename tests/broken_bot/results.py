@@ -56,7 +56,7 @@ def make_results(folder: Path, games: int = 36, seed_base: int = 1000) -> Path:
     with Store(folder, create=True) as store:
         store.set_meta("spec", {"name": "report-test", "seed": 7, "format": "round-robin", "deals": 1,
                                 "limits": {"decision_ms": 1000, "memory_mb": 1024}})
-        store.save_players([{"name": p, "plugin": reg.get(p).plugin, "version": reg.get(p).version,
+        store.save_roster([{"name": p, "plugin": reg.get(p).plugin, "version": reg.get(p).version,
                              "code_hash": ""} for p in PLAYERS])
         for i in range(games):
             n = 3 + i % 2

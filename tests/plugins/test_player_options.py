@@ -14,7 +14,7 @@ from arena.plugins.names import base_player, canonical_name, player_options, spl
 from arena.bots.options import accepted_options
 from arena.plugins.registry import load
 from arena.tournament.errors import ConfigError
-from arena.tournament.event import check_players, describe_players
+from arena.tournament.event import check_players, roster_of
 from arena.tournament.spec import spec_from_dict
 from players.sampler import SamplerBot
 from players.simple import LowBot
@@ -91,7 +91,7 @@ def test_tournament_file_names_parametrised_players_sorted_and_checked():
     spec = spec_from_dict(data, "t.toml", REGISTRY.presets)
     assert spec.players == ("sampler(budget_ms=5,worlds=40)", "sampler", "low")
     check_players(spec, REGISTRY)
-    described = {p["name"]: p for p in describe_players(REGISTRY, list(spec.players))}
+    described = {p["name"]: p for p in roster_of(REGISTRY, list(spec.players))}
     assert described["sampler(budget_ms=5,worlds=40)"]["base"] == "sampler"
     assert described["sampler(budget_ms=5,worlds=40)"]["options"] == {"budget_ms": 5.0, "worlds": 40}
     assert "options" not in described["sampler"]

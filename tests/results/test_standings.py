@@ -31,7 +31,7 @@ SPEC = {"name": "st", "seed": 3, "players": ["heuristic", "low", "high"], "table
 def games(tmp_path_factory):
     """(spec dict, [(GameSpec, record)]) of a small mixed tournament, played once."""
     t = Tournament.create(spec_from_dict(SPEC, "test"), tmp_path_factory.mktemp("st") / "st", load(autoload=False))
-    results = dict(run_batch(batch_payload(t.spec, t.games, t.players, t.secret)))
+    results = dict(run_batch(batch_payload(t.spec, t.games, t.roster, t.secret)))
     return t.spec.to_dict(), [(g, results[g.index]) for g in t.games]
 
 

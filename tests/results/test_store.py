@@ -31,7 +31,7 @@ def played(tmp_path_factory):
     folder = tmp_path_factory.mktemp("store") / "small"
     t = Tournament.create(spec_from_dict(SPEC, "test"), folder, load(autoload=False))
     from arena.tournament.worker import run_batch, batch_payload
-    results = dict(run_batch(batch_payload(t.spec, t.games, t.players, t.secret)))
+    results = dict(run_batch(batch_payload(t.spec, t.games, t.roster, t.secret)))
     return t, [(g, results[g.index]) for g in t.games]
 
 
@@ -86,9 +86,9 @@ def test_meta_and_players(tmp_path):
     with fresh(tmp_path) as store:
         store.set_meta("spec", {"a": [1, 2]})
         assert store.meta("spec") == {"a": [1, 2]} and store.meta("none", 5) == 5
-        store.save_players([{"name": "b", "plugin": "p", "version": "1", "code_hash": "h"},
+        store.save_roster([{"name": "b", "plugin": "p", "version": "1", "code_hash": "h"},
                             {"name": "a", "plugin": "p", "version": "2", "code_hash": "g"}])
-        assert [p["name"] for p in store.players()] == ["a", "b"]
+        assert [p["name"] for p in store.roster()] == ["a", "b"]
 
 
 def test_seat_rows_and_faults(tmp_path, played):

@@ -23,7 +23,7 @@ SPEC = {"name": "so", "seed": 5, "players": ["heuristic", "low", "high", "random
 @pytest.fixture(scope="module")
 def games(tmp_path_factory):
     t = Tournament.create(spec_from_dict(SPEC, "test"), tmp_path_factory.mktemp("so") / "so", load(autoload=False))
-    results = dict(run_batch(batch_payload(t.spec, t.games, t.players, t.secret)))
+    results = dict(run_batch(batch_payload(t.spec, t.games, t.roster, t.secret)))
     return [(g, results[g.index]) for g in t.games]
 
 

@@ -116,7 +116,7 @@ def test_resume_on_dask_plays_only_missing_games(tmp_path, registry, client, loc
     """Half the games stored, the rest played on Dask: the same result as one uninterrupted run."""
     t = _tournament(tmp_path, registry, SMALL, "small")
     with Store(t.folder) as store:
-        for index, record in run_batch(batch_payload(t.spec, t.games[:20], t.players, t.secret)):
+        for index, record in run_batch(batch_payload(t.spec, t.games[:20], t.roster, t.secret)):
             store.add_game(t.games[index], record)
     with DaskExecutor(client) as executor:
         progress = t.run(executor)
@@ -209,7 +209,7 @@ def _pid_and_executing(dask_worker) -> tuple[int, list[str]]:
 def test_batch_run_twice_is_stored_once(tmp_path, registry, client):
     """A batch whose results arrive twice (a worker thought lost) adds no game the second time."""
     t = _tournament(tmp_path, registry, SMALL, "small")
-    payload = batch_payload(t.spec, t.games[:4], t.players, t.secret)
+    payload = batch_payload(t.spec, t.games[:4], t.roster, t.secret)
     with DaskExecutor(client) as executor:
         first, second = executor.submit(run_batch, payload).result(), executor.submit(run_batch, payload).result()
     assert [(i, _untimed(r)) for i, r in first] == [(i, _untimed(r)) for i, r in second]
@@ -222,7 +222,7 @@ def test_batch_run_twice_is_stored_once(tmp_path, registry, client):
 def test_player_mismatch_refused_naming_player_and_worker(tmp_path, registry, client):
     """A worker whose player's code differs from the coordinator's refuses the batch, in one line."""
     t = _tournament(tmp_path, registry, SMALL, "small")
-    t.players = [dict(p, code_hash="0123456789abcdef") if p["name"] == "low" else p for p in t.players]
+    t.roster = [dict(p, code_hash="0123456789abcdef") if p["name"] == "low" else p for p in t.roster]
     with DaskExecutor(client) as executor, pytest.raises(WorkerMismatch) as caught:
         t.run(executor)
     message = str(caught.value)
@@ -253,12 +253,12 @@ def test_cli_reports_a_mismatch_as_one_line(tmp_path, monkeypatch, capsys, clust
     """`arena tournament run --backend dask` turns a refusal into one stderr line and exit code 2."""
     import arena.tournament.event
     from arena.cli.app import main
-    real = arena.tournament.event.describe_players
+    real = arena.tournament.event.roster_of
 
     def wrong_hash(registry, names):
         return [dict(p, code_hash="0" * 16) if p["name"] == "high" else p for p in real(registry, names)]
 
-    monkeypatch.setattr(arena.tournament.event, "describe_players", wrong_hash)
+    monkeypatch.setattr(arena.tournament.event, "roster_of", wrong_hash)
     code = main(["tournament", "run", "--players", ",".join(PLAYERS), "--deals", "1", "--quiet",
                  "--results", str(tmp_path), "--backend", "dask", "--scheduler", cluster.scheduler_address])
     err = capsys.readouterr().err.strip().splitlines()

@@ -23,10 +23,10 @@ def test_a_sandboxed_batch_in_lanes_gives_the_records_of_one_game_at_a_time(tmp_
     assert len(t.games) == 8 > worker_module.GAMES_IN_FLIGHT > 1
     lanes, alone = Worker(registry), Worker(registry)
     try:
-        together = lanes.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
+        together = lanes.run_batch(batch_payload(t.spec, t.games, t.roster, t.secret))
         threads = len(lanes._clients)
         starts = sum(c.starts for per_lane in lanes._clients.values() for c in per_lane.values())
-        apart = [pair for g in t.games for pair in alone.run_batch(batch_payload(t.spec, [g], t.players, t.secret))]
+        apart = [pair for g in t.games for pair in alone.run_batch(batch_payload(t.spec, [g], t.roster, t.secret))]
     finally:
         lanes.close()
         alone.close()
@@ -42,7 +42,7 @@ def test_in_process_batches_stay_in_the_calling_thread(tmp_path):
     t = Tournament.create(spec_from_dict({**SPEC, "sandbox": "never"}, "test"), tmp_path / "inproc", registry)
     worker = Worker(registry)
     try:
-        worker.run_batch(batch_payload(t.spec, t.games, t.players, t.secret))
+        worker.run_batch(batch_payload(t.spec, t.games, t.roster, t.secret))
         assert len(worker._clients) == 1 and not worker._lanes
     finally:
         worker.close()

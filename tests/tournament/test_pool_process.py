@@ -49,7 +49,7 @@ def test_a_worker_that_ends_as_usual_closes_its_bot_clients(tmp_path):
     spec = {"name": "ends", "players": ["random", "low", "high"], "table_sizes": [3], "deals": 1, "seed": 3,
             "sandbox": "always"}
     t = Tournament.create(spec_from_dict(spec, "test"), tmp_path / "ends", registry)
-    payload = batch_payload(t.spec, t.games[:1], t.players, t.secret)
+    payload = batch_payload(t.spec, t.games[:1], t.roster, t.secret)
     with LocalExecutor(1, pin=False) as executor:
         worker = executor.submit(_mine).result()["pid"]
         [(index, record)] = executor.submit(run_batch, payload).result()

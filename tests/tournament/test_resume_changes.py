@@ -68,7 +68,7 @@ def test_comment_edit_resumes_code_edit_needs_allow_changed(fake_plugins, tmp_pa
         [change] = store.player_changes()
         assert {k: change[k] for k in ("player", "old_code", "new_code", "after_games", "of_games")} == \
             {"player": "edit-bot", "old_code": first, "new_code": second, "after_games": 4, "of_games": 9}
-        assert {p["name"]: p["code_hash"] for p in store.players()}["edit-bot"] == second
+        assert {p["name"]: p["code_hash"] for p in store.roster()}["edit-bot"] == second
     capsys.readouterr()
     assert main(["tournament", "status", str(folder)]) == 0
     shown = capsys.readouterr().out

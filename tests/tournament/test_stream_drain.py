@@ -64,7 +64,7 @@ def _payload() -> bytes:
     spec = spec_from_dict({"name": "streamed", "seed": 3, "rules": "getaway", "players": ["random", "low", "high"],
                            "table_sizes": [3], "deals": 2})
     t = Tournament(spec, folder="unused", registry=load())
-    return pack_batch(spec, t.games, t.players, Secret.from_hex("ab" * 16, "test"))
+    return pack_batch(spec, t.games, t.roster, Secret.from_hex("ab" * 16, "test"))
 
 
 def test_a_batch_on_a_streamed_sink_names_its_games_by_index():

@@ -81,7 +81,7 @@ def _context(store: Store, folder: Path, max_games: int, folder_hint: str,
         "name": name, "version": __version__,
         "summary": (_summary(spec, outs, table) + _sealed(store.meta("secret_check"))
                     + [("code changed", change_note(c)) for c in store.player_changes()]),
-        "colors": colors, "rows": _rating_rows(table, store.players(), colors),
+        "colors": colors, "rows": _rating_rows(table, store.roster(), colors),
         "rating_img": svg_data_uri(rating_figure(history(outs, **params), order, colors,
                                                  f"{name}: rating by games played")),
         "bhabhi": [_bhabhi_section(outs, order, colors, *g) for g in _GROUPINGS],

@@ -163,30 +163,32 @@ class Store:
         return self._json(row[0], f"meta {key!r}") if row else default
 
     @_guarded
-    def save_players(self, players: list[dict]) -> None:
+    def save_roster(self, roster: list[dict]) -> None:
+        """Store ``roster``, each player's name, plugin, version and code hash, as the versions that play."""
         with self._transaction():
-            self._put_players(players)
+            self._put_roster(roster)
 
-    def _put_players(self, players: list[dict]) -> None:
-        for p in players:
+    def _put_roster(self, roster: list[dict]) -> None:
+        for p in roster:
             self.db.execute("INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?)",
                             (p["name"], p.get("plugin"), p.get("version"), p.get("code_hash")))
 
     @_guarded
-    def allow_changes(self, changes: list[dict], players: list[dict]) -> None:
-        """Add ``changes`` to the meta list ``player_changes`` and store ``players`` as the versions
+    def allow_changes(self, changes: list[dict], roster: list[dict]) -> None:
+        """Add ``changes`` to the meta list ``player_changes`` and store ``roster`` as the versions
         that play from now on, in one transaction (``arena tournament resume --allow-changed``)."""
         with self._transaction():
             log = self.meta("player_changes", []) + changes
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", ("player_changes", json.dumps(log)))
-            self._put_players(players)
+            self._put_roster(roster)
 
     def player_changes(self) -> list[dict]:
         """Every change of a player allowed during the tournament, oldest first."""
         return self.meta("player_changes", [])
 
     @_guarded
-    def players(self) -> list[dict]:
+    def roster(self) -> list[dict]:
+        """Every player of the event as stored: name, plugin, version and code hash, by name."""
         rows = self.db.execute("SELECT name, plugin, version, code_hash FROM players ORDER BY name")
         return [dict(zip(("name", "plugin", "version", "code_hash"), r)) for r in rows]
 

@@ -25,7 +25,7 @@ def header(store: Store) -> dict:
     games were sealed (keyed with the folder's secret; None: no key kept, an event from before keys)."""
     spec = store.meta("spec") or {}
     return {"type": "header", "export_version": EXPORT_VERSION, "event": spec.get("name"),
-            "games": store.count(), "spec": spec, "players": store.players(), "compare": store.meta("compare"),
+            "games": store.count(), "spec": spec, "players": store.roster(), "compare": store.meta("compare"),
             "sealed": sealed_by_check(store.meta("secret_check"))}
 
 

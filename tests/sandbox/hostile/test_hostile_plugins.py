@@ -97,7 +97,7 @@ def test_tournament_never_imports_it(marker, capsys, tmp_path, jobs):
     from arena.results.store.database import Store
     with Store(tmp_path / f"mark{jobs}") as store:
         assert store.count() == 3
-        players = {p["name"]: p for p in store.players()}
+        players = {p["name"]: p for p in store.roster()}
         assert all(not faults for _, r in store.records() for faults in r["faults"])
     assert players["marker-bot"]["plugin"] == "marker" and len(players["marker-bot"]["code_hash"]) == 16
     marker()
