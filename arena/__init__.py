@@ -5,7 +5,13 @@ the arena (the sandbox probe, a sandbox module) does not import the whole
 library; :func:`api` imports all of them at once.
 """
 
+from __future__ import annotations
+
 import importlib
+
+TYPE_CHECKING = False   # (typing is not imported for it: importing the package stays cheap)
+if TYPE_CHECKING:
+    from typing import Any
 
 _EXPORTS = {
     "arena.bots.bot": ("Bot",),
@@ -30,14 +36,14 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module 'arena' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
 
 
-def api() -> dict:
+def api() -> dict[str, Any]:
     """Every public name, imported now: a confined process (a bot host, a plugin's discovery)
     loads the library before confinement, as a bot switched to another uid may not read it later."""
     return {name: __getattr__(name) for name in __all__}

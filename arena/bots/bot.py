@@ -45,7 +45,7 @@ class Bot:
     def end_game(self, result: Result) -> None:
         """Called after each game with its result."""
 
-    def act(self, view: PlayerView):
+    def act(self, view: PlayerView) -> Card | bool:
         """Answer the decision in ``view``: a card to play or a take bool."""
         if view.decision == "take":
             return bool(self.take(view))

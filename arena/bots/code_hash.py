@@ -22,6 +22,7 @@ import functools
 import hashlib
 import importlib.util
 import inspect
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def code_hash_of(obj: Any) -> str:
         root = Path(next(iter(spec.submodule_search_locations)))
         files = sorted(root.rglob("*.py"))
     else:
-        root = Path(spec.origin)
+        root = Path(spec.origin)  # type: ignore[arg-type]  # a module that is not a package has an origin
         files = [root]
     digest = hashlib.sha256()
     for f in files:
@@ -106,13 +107,13 @@ def uses(name: str) -> dict[str, Path]:
         spec = _find(current)
         if spec is None or not spec.has_location or not str(spec.origin).endswith(".py"):
             continue
-        found[current] = Path(spec.origin)
+        found[current] = Path(spec.origin)  # type: ignore[arg-type]  # a .py origin, checked above
         package = current if spec.submodule_search_locations else current.rpartition(".")[0]
         todo.extend(_imports(found[current], package, top))
     return found
 
 
-def _find(name: str):
+def _find(name: str) -> ModuleSpec | None:
     try:
         return importlib.util.find_spec(name)
     except (ImportError, ValueError):

@@ -8,7 +8,7 @@ its bot's sandbox), never in the harness: see :mod:`arena.plugins.registry`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -22,7 +22,7 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 
 
 @hookspec
-def arena_players() -> list[PlayerSpec]:
+def arena_players() -> list[PlayerSpec]:  # type: ignore[empty-body]  # a hook's declaration: no body
     """Return the players this plugin offers, as :class:`arena.PlayerSpec` objects.
 
     Each name must be unique across every installed plugin.
@@ -30,12 +30,12 @@ def arena_players() -> list[PlayerSpec]:
 
 
 @hookspec
-def arena_rule_presets() -> list[Rules]:
+def arena_rule_presets() -> list[Rules]:  # type: ignore[empty-body]
     """Return extra rule presets (:class:`arena.Rules` with a unique ``name``)."""
 
 
 @hookspec
-def arena_game_finished(record: dict) -> None:
+def arena_game_finished(record: dict[str, Any]) -> None:
     """Called with the game record (JSON-ready dict) after each game ``arena play`` finishes.
 
     An observer: the return value is ignored and an exception is reported, not raised.

@@ -11,6 +11,7 @@ match replays the same hands with the seats rotated).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from arena.bots.referee import Client, play_game
 from arena.game.match import MatchRules, MatchState
@@ -23,7 +24,8 @@ from arena.game.seeds import match_hand_seed
 def play_match(rules: Rules, clients: Sequence[Client], seed: int, match: MatchRules, first_dealer: int = 0,
                names: Sequence[str] | None = None,
                bot_seeds: Callable[[int], Sequence[int]] | None = None,
-               on_hand: Callable[[dict, MatchState], None] | None = None, **extra) -> dict:
+               on_hand: Callable[[dict[str, Any], MatchState], None] | None = None,
+               **extra: Any) -> dict[str, Any]:
     """Play a match to the end and return its record (:mod:`arena.game.match_record`).
 
     ``bot_seeds(hand_seed)`` gives each seat's bot seed for one hand (None: the
@@ -33,7 +35,7 @@ def play_match(rules: Rules, clients: Sequence[Client], seed: int, match: MatchR
     """
     names = list(names) if names is not None else [c.name for c in clients]
     state = MatchState.start(match, len(clients), first_dealer, rules.direction)
-    hands: list[dict] = []
+    hands: list[dict[str, Any]] = []
     while not state.over:
         hand_seed = match_hand_seed(seed, state.hand)
         seeds = bot_seeds(hand_seed) if bot_seeds is not None else None

@@ -14,9 +14,9 @@ The plugins layer above finds the specs (:mod:`arena.plugins.registry`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
-from collections.abc import Callable
 
 from arena.bots.code_hash import player_hash_of
 from arena.bots.errors import PluginError
@@ -69,11 +69,11 @@ class PlayerSpec:
     accepts: tuple[tuple[str, str], ...] | None = None
     """The options the factory accepts, (name, type) (None: read from the factory's signature)."""
 
-    def create(self, seed: int, **options: Any):
+    def create(self, seed: int, **options: Any) -> Any:
         """Build the bot; raises :class:`PluginError` naming the player if the factory fails."""
         check_in_process(self)
         try:
-            bot = self.factory(seed=seed, **{**dict(self.options), **options})
+            bot = self.factory(seed=seed, **{**dict(self.options), **options})  # type: ignore[misc]  # checked above
         except Exception as exc:
             raise PluginError(f"player {self.name!r} (plugin {self.plugin}): factory failed: "
                               f"{type(exc).__name__}: {exc}") from exc

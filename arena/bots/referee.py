@@ -12,11 +12,12 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
-from collections.abc import Sequence
+from typing import Any, Protocol, TypeAlias
 
 from arena.bots.output_log import OutputLog, bot_traceback
+from arena.bots.player_spec import PlayerSpec
 from arena.bots.reply import Reply
 from arena.game import events as ev
 from arena.game.book import BookDeal
@@ -27,11 +28,17 @@ from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.seeds import open_bot_seed
 from arena.game.knowledge import SeatKnowledge
+from arena.game.match import MatchView
 from arena.game.public_knowledge import PublicKnowledge
 from arena.game.status import Status
+from arena.game.views import Action
 
 
 _perf_counter, _OK, _new_tuple = time.perf_counter, Status.OK, tuple.__new__
+
+Batch: TypeAlias = "list[ev.EventDict] | list[ev.Event] | ev.SeatEvents"
+"""What a client is handed at each call: event dicts, compact events (``takes_compact``) or, for an in-process
+seat of :func:`play_game`, the game's own tuples."""
 
 
 class Client(Protocol):
@@ -39,17 +46,17 @@ class Client(Protocol):
 
     name: str
 
-    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: list[dict],
+    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: Batch,
               deal: int | None = None) -> Reply:
         """A new game. ``deal``: the game's deal seed, equal for every rotation of a deal
         (a sandboxed client never lets one process play two games of one deal)."""
 
-    def decide(self, events: list[dict], legal: tuple, decision: str) -> Reply:
+    def decide(self, events: Batch, legal: tuple[Action, ...], decision: str) -> Reply:
         """A decision. A client with ``takes_compact`` set is handed compact events
         (:func:`arena.game.events.for_seat_compact`) and a fourth argument, ``table``: the
         trick's led suit and the trump, suit numbers (-1: none yet)."""
 
-    def finish(self, events: list[dict], result: Result) -> None: ...
+    def finish(self, events: Batch, result: Result) -> None: ...
 
     def game_log(self) -> str:
         """What the bot printed in its last finished game, with its faults' tracebacks ('' if nothing)."""
@@ -75,35 +82,36 @@ class InProcessClient:
     keeps its bots' tracebacks but leaves their prints where they go.
     """
 
-    def __init__(self, spec) -> None:
+    def __init__(self, spec: PlayerSpec) -> None:
         self.spec = spec
         self.name = spec.name
-        self.bot = None
+        self.bot: Any = None   # what the spec's factory made: any object with the Bot's methods
         self.knowledge: SeatKnowledge | None = None
         self._output = _Capture(OutputLog())
         self._last_output = ""
         self._swap = False
 
-    def begin(self, seat, players, rules, seed, events, deal=None) -> Reply:
+    def begin(self, seat: int, players: int, rules: Rules, seed: int, events: Batch,
+              deal: int | None = None) -> Reply:
         self._output = _Capture(OutputLog())
         self._swap = threading.current_thread() is threading.main_thread()  # a game stays on its thread
         self.knowledge = SeatKnowledge(seat, players, rules)
         self.knowledge.feed_many(events)
         return self._call(self._create_and_start, seed)
 
-    def _create_and_start(self, seed: int):
+    def _create_and_start(self, seed: int) -> None:
         self.bot = self.spec.create(seed=seed)
-        self.bot.new_game(self.knowledge.view())
+        self.bot.new_game(self.knowledge.view())  # type: ignore[union-attr]  # begin made it
 
-    def decide(self, events, legal, decision) -> Reply:
+    def decide(self, events: Batch, legal: tuple[Action, ...], decision: str) -> Reply:
         knowledge, bot = self.knowledge, self.bot
-        knowledge.feed_many(events)
+        knowledge.feed_many(events)  # type: ignore[union-attr]  # begin made it; the same below
         if bot is None:
             return Reply(Status.CRASH, detail="the bot could not be created")
-        return self._call(bot.act, knowledge.view(legal, decision, None))
+        return self._call(bot.act, knowledge.view(legal, decision, None))  # type: ignore[union-attr]
 
-    def finish(self, events, result) -> None:
-        self.knowledge.feed_many(events)
+    def finish(self, events: Batch, result: Result) -> None:
+        self.knowledge.feed_many(events)  # type: ignore[union-attr]
         if self.bot is not None:
             self._call(self.bot.end_game, result, "end_game ")
         self._last_output = self._output.log.text()
@@ -111,7 +119,7 @@ class InProcessClient:
     def game_log(self) -> str:
         return self._last_output
 
-    def _call(self, fn, arg, what: str = "") -> Reply:
+    def _call(self, fn: Callable[[Any], Any], arg: Any, what: str = "") -> Reply:
         """``fn(arg)``, timed, its output captured; a crash is a Reply (no lambda a call: one is made
         at every decision).
 
@@ -171,17 +179,18 @@ class SeatLog:
     cpu_ms: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
     play_cpu_ms: list[float] = field(default_factory=list)
-    faults: list[dict] = field(default_factory=list)
+    faults: list[dict[str, Any]] = field(default_factory=list)
 
-    def summary(self, per_decision: bool = True) -> dict:
+    def summary(self, per_decision: bool = True) -> dict[str, Any]:
         """The per-seat timing summary of a record; ``per_decision`` adds every decision's CPU and
         wall ms (a tournament's store keeps only the summary: it leaves them out)."""
-        def med(xs):  # statistics.median's value (the mean of the middle two of an even count), without its checks
+        def med(xs: list[float]) -> float | None:
+            """statistics.median's value (the mean of the middle two of an even count), without its checks."""
             if not xs:
                 return None
             xs, half = sorted(xs), len(xs) // 2
             return round(xs[half] if len(xs) % 2 else (xs[half - 1] + xs[half]) / 2, 3)
-        summary = {
+        summary: dict[str, Any] = {
             "decisions": len(self.cpu_ms), "plays": len(self.play_cpu_ms),
             "play_cpu_ms": round(sum(self.play_cpu_ms), 3),
             "cpu_ms_median": med(self.cpu_ms), "cpu_ms_max": round(max(self.cpu_ms), 3) if self.cpu_ms else None,
@@ -193,7 +202,7 @@ class SeatLog:
         return summary
 
 
-def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any, str]:
+def check_reply(reply: Reply, legal: tuple[Action, ...], decision: str) -> tuple[Status, Any, str]:
     """Turn a bot's answer into (status, legal action or None, detail)."""
     value = reply.value
     if type(value) is Card and reply.status is _OK and decision == "play" and value in legal:
@@ -217,9 +226,9 @@ def check_reply(reply: Reply, legal: tuple, decision: str) -> tuple[Status, Any,
 
 
 def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 0,
-              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None, book: dict | None = None,
-              match=None, decision_times: bool = True,
-              **extra) -> dict:
+              names: Sequence[str] | None = None, bot_seeds: Sequence[int] | None = None,
+              book: dict[str, Any] | None = None, match: MatchView | None = None, decision_times: bool = True,
+              **extra: Any) -> dict[str, Any]:
     """Play one game to the end and return its record (with faults, timings and bot seeds).
 
     ``bot_seeds`` are the seeds each seat's bot is built with; the harness
@@ -243,7 +252,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
     compact = [getattr(c, "takes_compact", False) for c in clients]  # sandboxed: events.for_seat_compact
     public = PublicKnowledge(game) if any(tuples) else None  # the public events taken in once for those seats
 
-    def new_events(seat: int):
+    def new_events(seat: int) -> Batch:
         start = sent[seat]
         sent[seat] = stop = len(game.events)
         if tuples[seat]:
@@ -271,7 +280,8 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
             batch = _new_tuple(seat_events, (game, seat, start, sent[seat], public))
             reply = clients[seat].decide(batch, legal, decision)
         elif compact[seat]:   # (and the led suit and the trump: public, and all most bots read)
-            reply = clients[seat].decide(new_events(seat), legal, decision, (state.led, state.trump))
+            reply = clients[seat].decide(new_events(seat), legal, decision,  # type: ignore[call-arg]
+                                         (state.led, state.trump))   # (a compact client takes the table)
         else:
             reply = clients[seat].decide(new_events(seat), legal, decision)
         log, cpu_ms = logs[seat], reply.cpu * 1000
@@ -290,7 +300,7 @@ def play_game(rules: Rules, clients: Sequence[Client], seed: int, dealer: int = 
             log.faults.append({"kind": str(status), "detail": detail, "event": len(game.events)})
             game.apply_fault(str(status))
     for seat, client in enumerate(clients):
-        client.finish(new_events(seat), game.result)
+        client.finish(new_events(seat), game.result)  # type: ignore[arg-type]  # the game is over
     record = game.to_record(
         names=names,
         faults=[log.faults for log in logs],

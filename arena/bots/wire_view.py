@@ -26,7 +26,7 @@ from typing import Any
 from arena.game.cards import PACK, PACK_MASK, TEXTS, card
 from arena.game.match import MatchView
 from arena.game.rules import Rules
-from arena.game.views import PlayerView
+from arena.game.views import Action, PlayerView
 
 PROTOCOL = 1
 """The program-bot protocol's version (docs/protocol.md): the harness's ``hello`` says it, the program's echoes it."""
@@ -47,7 +47,7 @@ def mask_of_json(pair: list[int]) -> int:
     return pair[0] | pair[1] << PACK
 
 
-def legal_json(legal: tuple, decision: str | None) -> list:
+def legal_json(legal: tuple[Action, ...], decision: str | None) -> list[str] | list[bool]:
     """The legal answers: card texts for a play, ``[false, true]`` for a take."""
     if decision == "take":
         return [bool(x) for x in legal]
@@ -71,7 +71,7 @@ def view_to_json(view: PlayerView, since: int = 0) -> dict[str, Any]:
     }
 
 
-def view_from_json(data: dict[str, Any], earlier: tuple[dict, ...] = ()) -> PlayerView:
+def view_from_json(data: dict[str, Any], earlier: tuple[dict[str, Any], ...] = ()) -> PlayerView:
     """The PlayerView a :func:`view_to_json` dict stands for; ``earlier``: the history events before
     its ``history_start`` (what the program was sent before)."""
     decision = data["decision"]

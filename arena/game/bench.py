@@ -32,7 +32,8 @@ def engine_bench(rules: Rules, players: int, games: int, repeats: int) -> list[s
     The two are measured side by side: each repeat plays the same games once
     each way, so both see the same machine load; the medians are reported.
     """
-    rows = {"events recorded, JSON record built (to_record)": [], "events recorded, no JSON record": []}
+    rows: dict[str, list[float]] = {"events recorded, JSON record built (to_record)": [],
+                                    "events recorded, no JSON record": []}
     for r in range(repeats):
         built = games / _random_games(rules, players, games, r, True)
         rows["events recorded, JSON record built (to_record)"].append(built)

@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.game.engine import Game
 from arena.game.errors import ArenaError, PositionError
+from arena.game.rules import Rules
 
 POSITION_KEYS = ("leader", "discard", "out", "trump", "first_trick_done", "drawn")
 KEYS = ("players", "dealer", "hands", *POSITION_KEYS, "source")
@@ -32,9 +33,9 @@ class BookDeal:
     """One line of a deal book, checked for shape (its cards are checked against rules by :meth:`game`)."""
 
     players: int
-    hands: tuple
+    hands: tuple[Any, ...]
     dealer: int = 0
-    position: dict | None = None
+    position: dict[str, Any] | None = None
     """The position keys (``leader`` ...) of a position line; None for a deal."""
 
     @classmethod
@@ -59,10 +60,10 @@ class BookDeal:
             raise PositionError(f"a position needs its 'leader' (got {', '.join(position)} without it)")
         return cls(players, tuple(hands), dealer, position)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "dealer": self.dealer, "hands": list(self.hands), **(self.position or {})}
 
-    def game(self, rules, seed: int) -> Game:
+    def game(self, rules: Rules, seed: int) -> Game:
         """The game this line starts under ``rules`` (``seed``: the game's own draws; not the cards)."""
         if self.position is None:
             return Game.deal(rules, self.players, seed, self.dealer, hands=list(self.hands))
@@ -81,7 +82,7 @@ def parse_line(text: str) -> BookDeal:
     return BookDeal.from_dict(data)
 
 
-def check_deal(deal: BookDeal, rules) -> None:
+def check_deal(deal: BookDeal, rules: Rules) -> None:
     """Refuse (:class:`PositionError`) a deal that ``rules`` cannot start: cards, pack, seats."""
     try:
         deal.game(rules, 0)
@@ -89,10 +90,10 @@ def check_deal(deal: BookDeal, rules) -> None:
         raise PositionError(str(exc)) from None
 
 
-def deal_line(record: dict, source: Any = None) -> dict:
+def deal_line(record: dict[str, Any], source: Any = None) -> dict[str, Any]:
     """A stored game's deal (or position) as a book line, with ``source`` saying where it came from."""
     start = record["start"]
-    line: dict = {"players": record["players"], "dealer": record.get("dealer", 0), "hands": start["hands"]}
+    line: dict[str, Any] = {"players": record["players"], "dealer": record.get("dealer", 0), "hands": start["hands"]}
     if "leader" in start:
         line.update({k: start[k] for k in POSITION_KEYS if k in start})
         line.pop("dealer")

@@ -14,7 +14,7 @@ from ``10H`` and from the suit symbols ``♣ ♦ ♥ ♠``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from arena.game.errors import CardError
 
@@ -62,7 +62,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return (card, (int(self),))
 
 

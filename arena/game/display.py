@@ -12,8 +12,9 @@ Nothing here prints.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from arena.game.cards import SUIT_OF_TEXT, SUIT_SYMBOLS, card, sort_hand
 from arena.game.rules import Rules
@@ -31,7 +32,7 @@ def pretty(text: str) -> str:
     return card(text).pretty
 
 
-def hand_text(texts) -> str:
+def hand_text(texts: Iterable[str]) -> str:
     """A hand grouped by suit, high cards first: ``♠ A K 4  ♥ 10 3``."""
     cards = sort_hand(card(t) for t in texts)
     groups: dict[int, list[str]] = {}
@@ -56,7 +57,7 @@ class Moment:
     """
 
     kind: str
-    event: dict
+    event: dict[str, Any]
     number: int
     trick: tuple[tuple[int, str], ...]
     first: bool
@@ -68,7 +69,7 @@ class Moment:
 class _Walk:
     """The narration's working state over one record: the trick, its number, the trump, the first trick."""
 
-    def __init__(self, record: dict) -> None:
+    def __init__(self, record: dict[str, Any]) -> None:
         self.rules = Rules.from_dict(record["rules"])
         start = record["start"]
         self.trump = SUIT_OF_TEXT[start["trump"]] if start.get("trump") else -1
@@ -76,7 +77,7 @@ class _Walk:
         self.trick: tuple[tuple[int, str], ...] = ()
         self.number = 0
 
-    def moment(self, e: dict) -> Moment:
+    def moment(self, e: dict[str, Any]) -> Moment:
         kind, first, cutter = e["type"], self.first, None
         if kind == "play":
             kind = self._play_kind(card(e["card"]).suit)
@@ -106,7 +107,7 @@ class _Walk:
         return "cut"
 
 
-def moments(record: dict) -> Iterator[Moment]:
+def moments(record: dict[str, Any]) -> Iterator[Moment]:
     """The record's events in order, each as a :class:`Moment`."""
     walk = _Walk(record)
     for e in record["events"]:
@@ -116,7 +117,7 @@ def moments(record: dict) -> Iterator[Moment]:
 class _Teller:
     """Builds the text lines from the moments (working state: the current trick's words)."""
 
-    def __init__(self, record: dict) -> None:
+    def __init__(self, record: dict[str, Any]) -> None:
         self.record = record
         self.names = record["names"]
         self.lines: list[str] = []
@@ -145,7 +146,7 @@ class _Teller:
 
     def _play(self, m: Moment) -> None:
         e = m.event
-        note = {"fault": " (replacing a fault)", "auto": " (forfeited seat)"}.get(e.get("by"), "")
+        note = {"fault": " (replacing a fault)", "auto": " (forfeited seat)"}.get(e.get("by", ""), "")
         self.trick.append(f"{self.who(e['seat'])} {pretty(e['card'])}{note}")
 
     def _trump(self, m: Moment) -> None:
@@ -210,6 +211,6 @@ class _Teller:
         self.lines.append("Finishing order: " + ", ".join(self.who(s) for s in e["order"]))
 
 
-def describe(record: dict) -> list[str]:
+def describe(record: dict[str, Any]) -> list[str]:
     """The lines of a game told trick by trick."""
     return _Teller(record).tell()

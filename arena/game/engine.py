@@ -14,7 +14,7 @@ JSON-ready dicts only for records and views; see :mod:`arena.game.events`.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.game import events as ev
 from arena.game import position, record
@@ -27,7 +27,7 @@ from arena.game.status import FAULT_KINDS
 from arena.game.state import AS, TAKE, State
 from arena.game.lookup import SUIT_CARDS, hand_texts, legal_tuple
 from arena.game.knowledge import view_from_events
-from arena.game.views import PlayerView
+from arena.game.views import Action, PlayerView
 
 _PLAY = ev.PLAY
 _SHIFT = (0, 13, 26, 39)            # a suit's first bit in a one-pack hand
@@ -48,7 +48,7 @@ class Game:
     def __init__(self, rules: Rules, state: State, seed: int, start: dict[str, Any], dealer: int = 0) -> None:
         self.rules, self.state, self.seed, self.start, self.dealer = rules, state, seed, start, dealer
         self.players = state.n
-        self.events: list[tuple] = []
+        self.events: list[ev.Event] = []
         state.log = self.events
         self.faults = [0] * state.n
         self.forfeited: list[int] = []
@@ -57,7 +57,8 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0, hands: list | None = None) -> Game:
+    def deal(cls, rules: Rules, players: int, seed: int, dealer: int = 0,
+             hands: list[list[str | Card]] | None = None) -> Game:
         """Shuffle with ``seed`` and deal, starting with the player after ``dealer``.
 
         ``hands`` (card lists per seat, e.g. a deal book's) are dealt as given instead of shuffled:
@@ -86,7 +87,8 @@ class Game:
         return cls._dealt(rules, masks, rng, seed, dealer, {"hands": list(map(hand_texts, masks))})
 
     @classmethod
-    def _dealt(cls, rules: Rules, hands: list[int], rng, seed: int, dealer: int, start: dict | None = None) -> Game:
+    def _dealt(cls, rules: Rules, hands: list[int], rng: random.Random, seed: int, dealer: int,
+               start: dict[str, Any] | None = None) -> Game:
         """The game of a deal; ``start`` is the record's (None: a given deal, recorded from ``hands``)."""
         state = State(rules, len(hands), rng, dealer, hands)
         if start is None:
@@ -96,9 +98,9 @@ class Game:
         return game
 
     @classmethod
-    def from_position(cls, rules: Rules, hands: list, leader: int, discard: list | None = None,
-                      out: list | None = None, first_trick_done: bool = True, trump=None,
-                      seed: int = 0, drawn=None) -> Game:
+    def from_position(cls, rules: Rules, hands: list[Any], leader: int, discard: list[Any] | None = None,
+                      out: list[int] | None = None, first_trick_done: bool = True, trump: int | str | None = None,
+                      seed: int = 0, drawn: Card | str | int | None = None) -> Game:
         """A position set up by hand (tests, puzzles, solvers).
 
         ``hands`` are card lists (texts or Cards) per seat; seats in ``out`` hold
@@ -143,7 +145,7 @@ class Game:
         """The cards a seat holds, lowest id first."""
         return cards_of(self.state.hands[seat])
 
-    def legal_actions(self) -> tuple:
+    def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions now: Cards to play, or ``(False, True)`` for a take decision."""
         st = self.state
         # State.legal_mask's answer, asking rulings.py directly (one call fewer). Following
@@ -152,7 +154,7 @@ class Game:
         # suit), no call at all: one table lookup.
         led = st.led
         if led >= 0:
-            hand = st.hands[st.cur]
+            hand = st.hands[st.cur]  # type: ignore[index]  # a trick under way: a seat is to act
             mask = hand & SUIT_MASK[led]
             if mask and mask < SECOND_PACK:
                 legal = SUIT_CARDS[led][mask >> _SHIFT[led]]
@@ -169,7 +171,7 @@ class Game:
         self._offered = mask
         return legal
 
-    def apply(self, action) -> None:
+    def apply(self, action: Action | str | int) -> None:
         """Play a card (a Card or its text) or answer a take decision (a bool)."""
         st = self.state
         offered, self._offered = self._offered, 0
@@ -195,13 +197,13 @@ class Game:
             st.play(c)
         self._after()
 
-    def _parse_action(self, action) -> Card:
+    def _parse_action(self, action: Action | str | int) -> Card:
         try:
             return card(action)
         except ValueError:
             self._illegal(action)
 
-    def _illegal(self, action) -> None:
+    def _illegal(self, action: object) -> NoReturn:
         legal = self.legal_actions()
         shown = ", ".join(str(a) for a in legal)
         what = "a take decision (True or False)" if self.decision == TAKE else "a card"
@@ -250,16 +252,16 @@ class Game:
                                 self.legal_actions() if mine else (), self.decision if mine else None,
                                 time_left)
 
-    def seat_events(self, seat: int, start: int = 0) -> list[dict]:
+    def seat_events(self, seat: int, start: int = 0) -> list[ev.EventDict]:
         """The events from index ``start`` on, as ``seat`` sees them (JSON-ready)."""
         return ev.for_seat(self, seat, start)
 
-    def to_record(self, **extra) -> dict:
+    def to_record(self, **extra: Any) -> dict[str, Any]:
         """The game record: JSON-ready, replayable with :meth:`from_record`."""
         return record.to_record(self, **extra)
 
     @classmethod
-    def from_record(cls, data: dict) -> Game:
+    def from_record(cls, data: dict[str, Any]) -> Game:
         """Replay a record, checking every step; raises :class:`arena.ReplayError`."""
         return record.from_record(cls, data)
 
@@ -293,10 +295,10 @@ class Game:
             order = [s for s in order if s not in self.forfeited] + self.forfeited[::-1]
             loser, reason, tied = self.forfeited[0], "forfeit", ()
         loser_cards = legal_tuple(st.hands[loser]) if loser is not None else ()
-        return Result.build(order, loser, reason, loser_cards, tied)
+        return Result.build(order, loser, reason, loser_cards, tied)  # type: ignore[arg-type]  # over: a reason
 
 
-def _steps(size: int) -> tuple:
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
     """The shuffle's steps for ``size`` cards: position ``i``, the ``n`` cards to draw from, ``n``'s bits."""
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
@@ -304,7 +306,7 @@ def _steps(size: int) -> tuple:
 _STEPS = {size: _steps(size) for size in (PACK, 2 * PACK)}
 
 
-def _shuffle(rng: random.Random, cards: list) -> None:
+def _shuffle(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)``, the same permutation, without two Python calls per card.
 
     The Fisher-Yates loop of CPython's ``random.shuffle`` with its

@@ -7,6 +7,8 @@ the culprit and say what was expected and what came.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class ArenaError(Exception):
     """Base class of every error the arena raises on purpose."""
@@ -23,7 +25,8 @@ class CardError(ArenaError, ValueError):
 class IllegalAction(ArenaError, ValueError):
     """An action the rules do not allow in the current position."""
 
-    def __init__(self, message: str, *, seat: int | None = None, action=None, legal=()):
+    def __init__(self, message: str, *, seat: int | None = None, action: object = None,
+                 legal: Iterable[object] = ()) -> None:
         super().__init__(message)
         self.seat = seat
         self.action = action

@@ -9,79 +9,89 @@ their cards only to the taker (others see the count), everything else is public.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from arena.game.cards import SUITS, TEXTS
+
+if TYPE_CHECKING:
+    from arena.game.engine import Game
+    from arena.game.public_knowledge import PublicKnowledge
 
 DEAL, PLAY, TRUMP, CLEAN, PICKUP, DRAW, TAKE, OUT, FAULT, FORFEIT, END = (
     "deal", "play", "trump", "clean", "pickup", "draw", "take", "out", "fault", "forfeit", "end")
 BY_FAULT, BY_AUTO = "fault", "auto"
 
+Event: TypeAlias = tuple[Any, ...]
+"""One event as the engine keeps it: its kind first, then card ids and seats (a decoded batch's may be a list)."""
+EventDict: TypeAlias = dict[str, Any]
+"""One event in its JSON form."""
 
-def _texts(cards) -> list[str]:
+
+def _texts(cards: Iterable[int]) -> list[str]:
     return [TEXTS[c] for c in cards]
 
 
-def _play(game, e, seat):
+def _play(game: Game, e: Event, seat: int | None) -> EventDict:
     if len(e) > 3:
         return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]], "by": e[3]}
     return {"type": PLAY, "seat": e[1], "card": TEXTS[e[2]]}
 
 
-def _clean(game, e, seat):
+def _clean(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": CLEAN, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
 
 
-def _pickup(game, e, seat):
-    d = {"type": PICKUP, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
+def _pickup(game: Game, e: Event, seat: int | None) -> EventDict:
+    d: EventDict = {"type": PICKUP, "seat": e[1], "cards": [TEXTS[c] for c in e[2]]}
     if len(e) > 3:
         d["by"] = e[3]
     return d
 
 
-def _out(game, e, seat):
+def _out(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": OUT, "seat": e[1], "place": e[2]}
 
 
-def _draw(game, e, seat):
+def _draw(game: Game, e: Event, seat: int | None) -> EventDict:
     sees = seat is None or seat == e[1] or seat == e[3]
     return {"type": DRAW, "seat": e[1], "card": TEXTS[e[2]] if sees else None,
             "from": "pile" if e[3] < 0 else e[3]}
 
 
-def _take(game, e, seat):
+def _take(game: Game, e: Event, seat: int | None) -> EventDict:
     if not e[2]:
         return {"type": TAKE, "seat": e[1], "take": False}
-    d = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
+    d: EventDict = {"type": TAKE, "seat": e[1], "take": True, "from": e[3], "count": len(e[4])}
     if seat is None or seat == e[1]:
         d["cards"] = _texts(e[4])
     return d
 
 
-def _trump(game, e, seat):
+def _trump(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": TRUMP, "suit": SUITS[e[1]]}
 
 
-def _fault(game, e, seat):
+def _fault(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": FAULT, "seat": e[1], "kind": e[2]}
 
 
-def _forfeit(game, e, seat):
+def _forfeit(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": FORFEIT, "seat": e[1]}
 
 
-def _end(game, e, seat):
+def _end(game: Game, e: Event, seat: int | None) -> EventDict:
     return {"type": END, **game.result.to_dict()} if game.result else {"type": END}
 
 
-def to_json(game, e: tuple, seat: int | None = None) -> dict:
+def to_json(game: Game, e: Event, seat: int | None = None) -> EventDict:
     """One event as a dict; ``seat`` filters it for that seat (None: the full record)."""
     return _JSON[e[0]](game, e, seat)
 
 
-def _deal_json(game, seat: int | None) -> dict:
+def _deal_json(game: Game, seat: int | None) -> EventDict:
     start = game.start
-    d = {"type": DEAL, "sizes": [len(h) for h in start["hands"]]}
+    d: EventDict = {"type": DEAL, "sizes": [len(h) for h in start["hands"]]}
     if seat is None:
         d["hands"] = start["hands"]
     else:
@@ -92,12 +102,13 @@ def _deal_json(game, seat: int | None) -> dict:
     return d
 
 
-_JSON = {PLAY: _play, CLEAN: _clean, PICKUP: _pickup, OUT: _out, DRAW: _draw, TAKE: _take,
+_JSON: dict[str, Callable[[Game, Event, int | None], EventDict]] = {
+         PLAY: _play, CLEAN: _clean, PICKUP: _pickup, OUT: _out, DRAW: _draw, TAKE: _take,
          TRUMP: _trump, FAULT: _fault, FORFEIT: _forfeit, END: _end,
          DEAL: lambda game, e, seat: _deal_json(game, seat)}
 
 
-def for_seat(game, seat: int, start: int = 0) -> list[dict]:
+def for_seat(game: Game, seat: int, start: int = 0) -> list[EventDict]:
     """The events from index ``start`` on, as ``seat`` may see them."""
     return [to_json(game, e, seat) for e in game.events[start:]]
 
@@ -107,7 +118,7 @@ AS_TUPLES = frozenset({PLAY, CLEAN, PICKUP, TRUMP, OUT})
 the same for every seat, and what :func:`arena.game.knowledge.take_in_public` reads."""
 
 
-def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
+def for_seat_compact(game: Game, seat: int, start: int) -> list[Event]:
     """:func:`for_seat` in compact form, for a seat that follows the game through a pipe.
 
     A play, clean, pick-up, trump or out (nearly every event) is the engine's own
@@ -121,7 +132,7 @@ def for_seat_compact(game, seat: int, start: int) -> list[tuple]:
     return [e if e[0] in kinds else (e[0], table[e[0]](game, e, seat)) for e in game.events[start:]]
 
 
-def as_compact(events: list) -> list:
+def as_compact(events: list[Any]) -> list[Any]:
     """A batch as a compact reader takes it: a compact batch as it is; a batch of event dicts (what a
     client wrapped by another is handed) as ``(None, dict)`` each."""
     if events and type(events[0]) is dict:
@@ -129,10 +140,11 @@ def as_compact(events: list) -> list:
     return events
 
 
-def from_compact(e, seat: int) -> dict:
+def from_compact(e: Event, seat: int) -> EventDict:
     """The dict :func:`for_seat` gives ``seat`` for one event of a compact batch (a tuple or a decoded list;
     ``(None, dict)`` stands for a plain event dict)."""
-    return e[1] if e[0] not in AS_TUPLES else _JSON[e[0]](None, e, seat)
+    # the public events' builders never read the game
+    return e[1] if e[0] not in AS_TUPLES else _JSON[e[0]](None, e, seat)  # type: ignore[arg-type]
 
 
 class SeatEvents(NamedTuple):
@@ -145,11 +157,11 @@ class SeatEvents(NamedTuple):
     A NamedTuple: the referee makes one at every decision.
     """
 
-    game: Any
+    game: Game
     seat: int
     start: int
     stop: int
-    public: Any = None
+    public: PublicKnowledge | None = None
 
 
 _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) for s in range(8))
@@ -157,7 +169,7 @@ _PLAY_JSON = tuple(tuple({"type": PLAY, "seat": s, "card": t} for t in TEXTS) fo
 (copying a small dict costs about two thirds of building one)."""
 
 
-def all_json(game, result: dict | None = None) -> list[dict]:
+def all_json(game: Game, result: EventDict | None = None) -> list[EventDict]:
     """Every event, unfiltered, for the game record, in one pass.
 
     ``result`` is ``game.result.to_dict()`` when the caller has it (the end event

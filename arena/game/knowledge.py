@@ -24,6 +24,7 @@ a :class:`~arena.game.views.Snapshot` of them (:meth:`snapshot`, :meth:`view`).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from arena.game import events as ev
@@ -31,7 +32,7 @@ from arena.game.cards import BIT, SUIT_MASK, SUIT_OF, SUIT_OF_TEXT, mask_of, par
 from arena.game.match import MatchView
 from arena.game.rules import Rules
 from arena.game.rulings import rule_flags
-from arena.game.views import LazyView, Pending, PlayerView, Snapshot, eager_view, leads_next
+from arena.game.views import Action, LazyView, Pending, PlayerView, Snapshot, eager_view, leads_next
 
 if TYPE_CHECKING:
     from arena.game.public_knowledge import PublicKnowledge
@@ -57,6 +58,10 @@ class SeatKnowledge:
     Each event is O(1) work. ``taken``: how many events it has taken in.
     """
 
+    seat: int | None
+    players: int
+    rules: Rules
+
     def __init__(self, seat: int | None, players: int, rules: Rules, framed: bool = False) -> None:
         self.seat, self.players, self.rules = seat, players, rules
         flags = rule_flags(rules)
@@ -78,7 +83,7 @@ class SeatKnowledge:
         self.lead_from: int | None = None   # the last trick's winner (or a position's leader): leads next, if in
         self.as_holder: int | None = None   # before trick 1: the seat publicly known to hold AS
         self.match: MatchView | None = None
-        self.history: list[dict] = []
+        self.history: list[ev.EventDict] = []
         self.taken = 0
         self._framed = framed
         self._game: Any = _Frames() if framed else None   # the events followed: a game's, or those sent
@@ -87,7 +92,7 @@ class SeatKnowledge:
         self._reader = False                               # framed: has the bot read such a view's field?
 
     # ------------------------------------------------------------ feeding
-    def feed(self, e: dict) -> None:
+    def feed(self, e: ev.EventDict) -> None:
         """Take in one event dict (as :func:`arena.game.events.for_seat` makes them)."""
         if self._game is not None:
             raise ValueError(f"seat {self.seat} follows a game's events or frames; it takes no event dicts")
@@ -95,13 +100,13 @@ class SeatKnowledge:
         self.history.append(e)
         self.take_dict(e)
 
-    def take_dict(self, e: dict) -> None:
+    def take_dict(self, e: ev.EventDict) -> None:
         """What one event dict tells (not kept in the history, not counted)."""
         handler = _HANDLERS.get(e["type"])
         if handler is not None:
             handler(self, e)
 
-    def feed_many(self, events) -> None:
+    def feed_many(self, events: Iterable[ev.EventDict] | ev.SeatEvents | list[ev.Event]) -> None:
         """Take in a batch: event dicts, a :class:`~arena.game.events.SeatEvents`, or (framed) a compact batch,
         kept until a view needs it."""
         if self._framed:
@@ -109,7 +114,7 @@ class SeatKnowledge:
             return
         if type(events) is not ev.SeatEvents:
             for e in events:
-                self.feed(e)
+                self.feed(e)  # type: ignore[arg-type]  # event dicts: not a SeatEvents, which type() tells
             return
         public, stop = self._public, events.stop
         if (public is not None and events.public is public and events.game is self._game   # attached, in step:
@@ -147,7 +152,7 @@ class SeatKnowledge:
             self._public = None
         self._take_in(game.events, start, stop)
 
-    def _take_in(self, events, start: int, stop: int) -> None:
+    def _take_in(self, events: list[ev.Event], start: int, stop: int) -> None:
         """Take in ``events[start:stop]`` (tuples): the public ones through the card-id methods
         (:func:`take_in_public`), every other one through its dict."""
         while start < stop:
@@ -187,12 +192,12 @@ class SeatKnowledge:
             if waiting is view:
                 return
 
-    def history_upto(self, upto: int) -> tuple[dict, ...]:
+    def history_upto(self, upto: int) -> tuple[ev.EventDict, ...]:
         """The first ``upto`` events as this seat's dicts (made once, when first asked for)."""
         history, game = self.history, self._game
         if game is not None and len(history) < upto:
             if self._framed:
-                history.extend(ev.from_compact(e, self.seat) for e in game.events[len(history):upto])
+                history.extend(ev.from_compact(e, self.seat) for e in game.events[len(history):upto])  # type: ignore[arg-type]
             else:
                 history.extend(ev.to_json(game, e, self.seat) for e in game.events[len(history):upto])
         return tuple(history[:upto])
@@ -215,7 +220,7 @@ class SeatKnowledge:
             suit = SUIT_OF[c]
             led = self.led_suit
             if suit != led:       # a thulla: void in the led suit (and, under trumps, in the trump)
-                self.void_masks[s] |= 1 << led
+                self.void_masks[s] |= 1 << led  # type: ignore[operator]  # a trick under way has its led suit
                 if self.trump is not None and suit != self.trump:
                     self.void_masks[s] |= 1 << self.trump
         else:
@@ -227,12 +232,12 @@ class SeatKnowledge:
         s, c = self.trick[-1]
         self.void_masks[s] &= ~(1 << SUIT_OF[c])
 
-    def cleaned(self, winner: int, cards) -> None:
+    def cleaned(self, winner: int, cards: Iterable[int]) -> None:
         self.pile_mask |= mask_of(cards)
         self.lead_from = winner
         self._end_trick()
 
-    def picked_up(self, s: int, cards: tuple) -> None:
+    def picked_up(self, s: int, cards: tuple[int, ...]) -> None:
         m = mask_of(cards)
         self.hand_sizes[s] += len(cards)
         self.known_masks[s] |= m
@@ -252,7 +257,7 @@ class SeatKnowledge:
         self.first_trick = False
 
     # ------------------------------------------------------- the event dicts
-    def _on_deal(self, e: dict) -> None:
+    def _on_deal(self, e: ev.EventDict) -> None:
         self.hand_mask = mask_of(map(parse_card, e["hand"]))
         self.hand_sizes = list(e["sizes"])
         self.seen_mask |= self.hand_mask
@@ -270,22 +275,22 @@ class SeatKnowledge:
         if self.first_trick:
             self.as_holder = self.lead_from   # a position before trick 1: its leader holds AS
 
-    def _on_play(self, e: dict) -> None:
+    def _on_play(self, e: ev.EventDict) -> None:
         self.played(e["seat"], parse_card(e["card"]))
 
-    def _on_trump(self, e: dict) -> None:
+    def _on_trump(self, e: ev.EventDict) -> None:
         self.trump_called(SUIT_OF_TEXT[e["suit"]])
 
-    def _on_clean(self, e: dict) -> None:
+    def _on_clean(self, e: ev.EventDict) -> None:
         self.cleaned(e["seat"], map(parse_card, e["cards"]))
 
-    def _on_pickup(self, e: dict) -> None:
+    def _on_pickup(self, e: ev.EventDict) -> None:
         self.picked_up(e["seat"], tuple(map(parse_card, e["cards"])))
 
-    def _on_out(self, e: dict) -> None:
+    def _on_out(self, e: ev.EventDict) -> None:
         self.went_out(e["seat"])
 
-    def _on_draw(self, e: dict) -> None:
+    def _on_draw(self, e: ev.EventDict) -> None:
         s, source = e["seat"], e["from"]
         self.hand_sizes[s] += 1
         if source != "pile":
@@ -308,7 +313,7 @@ class SeatKnowledge:
         elif source == self.seat:
             self.hand_mask &= ~bit
 
-    def _on_take(self, e: dict) -> None:
+    def _on_take(self, e: ev.EventDict) -> None:
         if self.first_trick and self.as_holder is None and self._leader_asked:
             self.as_holder = e["seat"]     # before trick 1 the AS holder is asked first
         if not e["take"]:
@@ -331,7 +336,7 @@ class SeatKnowledge:
         if t == self.seat:
             self.hand_mask = 0
 
-    def _on_match(self, e: dict) -> None:
+    def _on_match(self, e: ev.EventDict) -> None:
         self.match = MatchView.from_event(e)
 
     def adopt(self, other: SeatKnowledge, copy: bool = True) -> None:
@@ -347,9 +352,10 @@ class SeatKnowledge:
         """Who leads the next trick, as this seat can tell now (None mid-trick or when it cannot know)."""
         t, hand = self, self.hand_mask
         if self._public is not None:
-            t, hand = self._public.common, self._public.hand_of(self.seat)
-        return leads_next(self.seat, hand, decision, t.trick, t.first_trick, t.as_holder, t.active, t.lead_from,
-                          self.players, self.step)
+            t, hand = self._public.common, self._public.hand_of(self.seat)  # type: ignore[arg-type]
+        # (a seat's own knowledge asks this, never the public's: seat is an int here; the same below)
+        return leads_next(self.seat, hand, decision,  # type: ignore[arg-type]
+                          t.trick, t.first_trick, t.as_holder, t.active, t.lead_from, self.players, self.step)
 
     def snapshot(self, decision: str | None = None, time_left: float | None = None) -> Snapshot:
         """What the seat knows now, named (framed: its events taken in first)."""
@@ -362,7 +368,7 @@ class SeatKnowledge:
         if public is None:
             t, hand, dealt = self, self.hand_mask, 0
         elif public.taken == self.taken:   # its hand worked out when read (Snapshot.hand)
-            t, hand, dealt = public.common, None, public.dealt[seat]
+            t, hand, dealt = public.common, None, public.dealt[seat]  # type: ignore[index]
         else:
             raise ValueError(f"seat {seat} has taken in {self.taken} events, but the public knowledge "
                              f"it shares is at event {public.taken}: feed it up to there first")
@@ -371,8 +377,8 @@ class SeatKnowledge:
             t.first_trick, tuple(t.active), t.seen_mask, tuple(t.known_masks), tuple(t.void_masks), t.pile_mask,
             tuple(t.hidden_draws), t.lead_from, t.as_holder, decision, dealt))
 
-    def view(self, legal=(), decision: str | None = None, time_left: float | None = None,
-             table=None) -> PlayerView:
+    def view(self, legal: Iterable[Action] = (), decision: str | None = None, time_left: float | None = None,
+             table: tuple[int, int] | None = None) -> PlayerView:
         """The view now: a :class:`~arena.game.views.LazyView`, its seat, legal actions, decision, led suit and
         trump set, the other fields made when first read. ``table`` (framed): the trick's led suit and the
         trump as suit numbers (-1: none yet), as the harness sends them; without it they are worked out
@@ -412,7 +418,7 @@ READS = frozenset(_HANDLERS)
 _PLAY, _CLEAN, _PICKUP, _TRUMP, _OUT = ev.PLAY, ev.CLEAN, ev.PICKUP, ev.TRUMP, ev.OUT
 
 
-def take_in_public(k: SeatKnowledge, events: list[tuple], start: int, stop: int) -> int:
+def take_in_public(k: SeatKnowledge, events: list[ev.Event], start: int, stop: int) -> int:
     """Feed ``k`` the public events ``start`` to ``stop`` (tuples, card ids) as far as they go; the index of
     the first event that is not one of them (``stop`` when all are)."""
     # (the kinds read as globals and the methods called directly: a call takes in one to four events;
@@ -441,11 +447,12 @@ class _Frames:
     __slots__ = ("events",)
 
     def __init__(self) -> None:
-        self.events: list[list] = []
+        self.events: list[ev.Event] = []
 
 
-def view_from_events(seat: int, players: int, rules: Rules | dict[str, Any], events, legal=(),
-                     decision=None, time_left=None) -> PlayerView:
+def view_from_events(seat: int, players: int, rules: Rules | dict[str, Any], events: Iterable[ev.EventDict],
+                     legal: Iterable[Action] = (), decision: str | None = None,
+                     time_left: float | None = None) -> PlayerView:
     """A seat's view, every field made, rebuilt from its event dicts."""
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)

@@ -9,13 +9,16 @@ does not pay for them.
 from __future__ import annotations
 
 from functools import cache
+from typing import TypeVar
 
-from arena.game.cards import CARDS, PACK, TEXTS, cards_of, sort_hand
+from arena.game.cards import CARDS, PACK, TEXTS, Card, cards_of, sort_hand
+
+_T = TypeVar("_T")
 
 
-def _doubled(items: list) -> tuple:
+def _doubled(items: list[_T]) -> tuple[tuple[_T, ...], ...]:
     """Every 13-bit pattern's tuple of ``items`` (bit r set: ``items[r]`` in), built by doubling."""
-    out: list[tuple] = [()]
+    out: list[tuple[_T, ...]] = [()]
     for item in items:
         one = (item,)
         out += [t + one for t in out]
@@ -23,13 +26,13 @@ def _doubled(items: list) -> tuple:
 
 
 @cache
-def _block(block: int) -> tuple:
+def _block(block: int) -> tuple[tuple[Card, ...], ...]:
     """For a 13-card block (a suit of one pack: ``block`` 0-7), each 13-bit pattern's Cards."""
     return _doubled([CARDS[13 * block + r] for r in range(13)])
 
 
 @cache
-def _text_block(block: int) -> tuple:
+def _text_block(block: int) -> tuple[tuple[str, ...], ...]:
     """The same table with each card's text (a deal's texts for its record, without a lookup a card)."""
     return _doubled([TEXTS[CARDS[13 * block + r]] for r in range(13)])
 
@@ -41,7 +44,7 @@ _C0, _C1, _C2, _C3 = SUIT_CARDS
 _FIRST_PACK = PACK
 
 
-def legal_tuple(mask: int) -> tuple:
+def legal_tuple(mask: int) -> tuple[Card, ...]:
     """The Cards of a hand bitmask as a tuple, lowest id first.
 
     Four (eight with a second pack) table lookups; no memo: most hands a
@@ -66,7 +69,7 @@ def hand_texts(mask: int) -> list[str]:
     return list(out)
 
 
-def held_order(mask: int) -> tuple:
+def held_order(mask: int) -> tuple[Card, ...]:
     """The Cards of a hand bitmask as a player holds them: by suit, rank high to low.
 
     ``tuple(sort_hand(cards_of(mask)))``, from the tables for a one-pack hand.

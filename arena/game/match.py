@@ -14,6 +14,7 @@ value here is frozen; :meth:`MatchState.after` returns the next state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -101,7 +102,7 @@ class MatchView:
                 "scores": list(self.scores), "bhabhis": list(self.bhabhis), "dealer": self.dealer}
 
     @classmethod
-    def from_event(cls, e: dict) -> MatchView:
+    def from_event(cls, e: dict[str, Any]) -> MatchView:
         return cls(int(e["hand"]), int(e["points"]), str(e["score"]), tuple(e["scores"]), tuple(e["bhabhis"]),
                    int(e["dealer"]))
 
@@ -143,15 +144,17 @@ class MatchResult:
                    int(data["hands"]), str(data["reason"]))
 
 
-def standings(scores, bhabhis) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def standings(scores: Sequence[int], bhabhis: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(order, ranks)``: lowest total first, then fewest Bhabhis; seats equal on both share a rank."""
     n = len(scores)
     order = sorted(range(n), key=lambda s: (scores[s], bhabhis[s], s))
     ranks = [0] * n
     for place, seat in enumerate(order):
         prev = order[place - 1] if place else None
-        same = prev is not None and (scores[prev], bhabhis[prev]) == (scores[seat], bhabhis[seat])
-        ranks[seat] = ranks[prev] if same else place
+        if prev is not None and (scores[prev], bhabhis[prev]) == (scores[seat], bhabhis[seat]):
+            ranks[seat] = ranks[prev]
+        else:
+            ranks[seat] = place
     return tuple(order), tuple(ranks)
 
 

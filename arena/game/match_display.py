@@ -3,16 +3,19 @@ score after it, and the final standings."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from arena.game.display import describe
 from arena.game.match import MatchResult, hand_points
 from arena.game.result import Result
 
 
-def _seat(names, seat: int) -> str:
+def _seat(names: Sequence[str], seat: int) -> str:
     return f"{names[seat]}[{seat}]"
 
 
-def hand_lines(hand: dict, score: str) -> list[str]:
+def hand_lines(hand: dict[str, Any], score: str) -> list[str]:
     """One hand of a match (its game record, which carries the ``match`` score before it)."""
     before = hand["match"]
     names = hand["names"]
@@ -26,7 +29,7 @@ def hand_lines(hand: dict, score: str) -> list[str]:
     return lines
 
 
-def result_lines(record: dict) -> list[str]:
+def result_lines(record: dict[str, Any]) -> list[str]:
     """The end of a match record: why it ended, the standings and the winner(s)."""
     result = MatchResult.from_dict(record["result"])
     names = record["names"]
@@ -42,7 +45,7 @@ def result_lines(record: dict) -> list[str]:
     return lines
 
 
-def describe_match(record: dict) -> list[str]:
+def describe_match(record: dict[str, Any]) -> list[str]:
     """A whole match record, hand by hand, then its standings."""
     lines: list[str] = []
     for hand in record["hands"]:

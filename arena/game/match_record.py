@@ -10,6 +10,7 @@ recorded hand with the recorded standings.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from arena.game.engine import Game
@@ -21,7 +22,8 @@ from arena.game.seeds import match_hand_seed
 MATCH_RECORD_VERSION = 1
 
 
-def match_record(state: MatchState, rules: Rules, seed: int, names, hands: list[dict], **extra: Any) -> dict:
+def match_record(state: MatchState, rules: Rules, seed: int, names: Iterable[str], hands: list[dict[str, Any]],
+                 **extra: Any) -> dict[str, Any]:
     """The JSON-ready record of a finished match (``hands``: each hand's game record, in order)."""
     record = {
         "version": MATCH_RECORD_VERSION, "type": "match", "match": state.rules.to_dict(),
@@ -36,7 +38,7 @@ def is_match_record(record: Any) -> bool:
     return isinstance(record, dict) and record.get("type") == "match"
 
 
-def replay_match(record: dict) -> MatchState:
+def replay_match(record: dict[str, Any]) -> MatchState:
     """Replay every hand of a match record, checking each step; the final :class:`MatchState`.
 
     Raises :class:`ReplayError` naming the first hand that differs.
@@ -66,7 +68,7 @@ def replay_match(record: dict) -> MatchState:
             game = Game.from_record(hand)
         except ReplayError as exc:
             raise ReplayError(f"hand {number}: {exc}") from None
-        state = state.after(game.result)
+        state = state.after(game.result)  # type: ignore[arg-type]  # a replayed hand is over
     if not state.over:
         raise ReplayError(f"the record ends after {len(hands)} hands, but the match is not over "
                           f"(totals {list(state.scores)}, to {state.rules.points})")

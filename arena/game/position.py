@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from arena.game.cards import ACE_OF_SPADES, PACK, SUIT_OF_TEXT, SUITS, card, mask_of, parse_cards
+from arena.game.cards import ACE_OF_SPADES, PACK, SUIT_OF_TEXT, SUITS, Card, card, mask_of, parse_cards
 from arena.game.errors import PositionError
+
+if TYPE_CHECKING:
+    from arena.game.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,10 +22,12 @@ class Setup:
     out: tuple[int, ...]
     trump: int
     drawn: int
-    start: dict
+    start: dict[str, Any]
 
 
-def build_position(rules, hands, leader, discard, out, first_trick_done, trump, drawn) -> Setup:
+def build_position(rules: Rules, hands: Sequence[Any], leader: int, discard: Iterable[Any] | None,
+                   out: Iterable[int] | None, first_trick_done: bool, trump: int | str | None,
+                   drawn: Card | str | int | None) -> Setup:
     """Check a position given by hand (see :meth:`arena.Game.from_position`) and return its :class:`Setup`."""
     rules.check_players(len(hands))
     parsed = [parse_cards(h) for h in hands]
@@ -29,13 +36,13 @@ def build_position(rules, hands, leader, discard, out, first_trick_done, trump, 
         for c in cards:
             _check_card(c, rules.decks, seen, f"seat {seat}'s hand")
     masks = [mask_of(cards) for cards in parsed]
-    pile = parse_cards(discard) if discard is not None else \
-        [c for c in range(PACK * rules.decks) if c not in seen]
-    for c in pile:
-        _check_card(c, rules.decks, seen, "the discard pile")
+    given: Sequence[int] = (parse_cards(discard) if discard is not None
+                            else [c for c in range(PACK * rules.decks) if c not in seen])
+    for p in given:
+        _check_card(p, rules.decks, seen, "the discard pile")
     out = list(out or [])
     _check_seats(masks, leader, out)
-    pile = sorted(int(c) for c in pile)
+    pile = sorted(int(p) for p in given)
     trump_id = _trump(trump, rules)
     drawn_card = _drawn(drawn, masks, leader)
     if not first_trick_done and not masks[leader] >> int(ACE_OF_SPADES) & 1:
@@ -52,7 +59,7 @@ def build_position(rules, hands, leader, discard, out, first_trick_done, trump, 
     return Setup(tuple(masks), tuple(pile), tuple(out), trump_id, drawn_id, start)
 
 
-def given_deal(rules, players: int, hands) -> list[int]:
+def given_deal(rules: Rules, players: int, hands: object) -> list[int]:
     """The hand masks of a deal given card by card (a deal book's): ``players`` non-empty hands that
     hold every card of the rules' pack exactly once; a :class:`PositionError` names what is wrong."""
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)) or len(hands) != players:
@@ -79,7 +86,7 @@ def trump_text(trump: int) -> str | None:
     return SUITS[trump] if trump >= 0 else None
 
 
-def _check_card(c, decks: int, seen: set, where: str) -> None:
+def _check_card(c: int, decks: int, seen: set[int], where: str) -> None:
     if c >= PACK * decks:
         raise PositionError(f"{c} in {where} needs a second pack, but decks is {decks}")
     if c in seen:
@@ -87,7 +94,7 @@ def _check_card(c, decks: int, seen: set, where: str) -> None:
     seen.add(c)
 
 
-def _check_seats(hands, leader, out) -> None:
+def _check_seats(hands: list[int], leader: object, out: list[int]) -> None:
     n = len(hands)
     if not isinstance(leader, int) or not 0 <= leader < n:
         raise PositionError(f"leader must be a seat 0..{n - 1} (got {leader!r})")
@@ -108,7 +115,7 @@ def _check_seats(hands, leader, out) -> None:
         raise PositionError(f"a position needs at least two players in the game (got {n - len(out)})")
 
 
-def _trump(trump, rules) -> int:
+def _trump(trump: object, rules: Rules) -> int:
     if trump is None:
         return -1
     if not rules.trumps:
@@ -120,7 +127,7 @@ def _trump(trump, rules) -> int:
     raise PositionError(f"trump must be a suit C, D, H or S, or its symbol (got {trump!r})")
 
 
-def _drawn(drawn, hands, leader):
+def _drawn(drawn: Card | str | int | None, hands: list[int], leader: int) -> Card | None:
     if drawn is None:
         return None
     c = card(drawn)

@@ -24,9 +24,14 @@ own event dicts at every decision.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arena.game import events as ev
 from arena.game.cards import mask_of, parse_card
 from arena.game.knowledge import READS, SeatKnowledge, take_in_public
+
+if TYPE_CHECKING:
+    from arena.game.engine import Game
 
 _DEAL, _DRAW, _TAKE = ev.DEAL, ev.DRAW, ev.TAKE
 
@@ -34,7 +39,7 @@ _DEAL, _DRAW, _TAKE = ev.DEAL, ev.DRAW, ev.TAKE
 class PublicKnowledge:
     """The public part of every seat's knowledge of ``game`` (``common``), and each seat's dealt cards."""
 
-    def __init__(self, game) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.common = SeatKnowledge(None, game.players, game.rules)
         self.dealt = [0] * game.players
@@ -78,7 +83,7 @@ class PublicKnowledge:
             alone.taken = at
             self.parted[seat] = (at, alone)
 
-    def _deal(self, e: dict) -> None:
+    def _deal(self, e: ev.EventDict) -> None:
         e = {k: v for k, v in e.items() if k != "drawn"}   # (the leader's only: it parted)
         self.common.take_dict({**e, "hand": ()})   # the discard pile, trump, outs, the leader; no hand
         self.dealt = [mask_of(map(parse_card, hand)) for hand in e["hands"]]
@@ -92,19 +97,20 @@ class PublicKnowledge:
 
     def copy_to(self, seat: SeatKnowledge) -> None:
         """Make ``seat``'s knowledge what it would be had it taken in every event so far itself."""
+        # (a seat's own knowledge, never the public's: its seat is an int; the same in take_over)
         seat.adopt(self.common)
-        seat.hand_mask = self.hand_of(seat.seat)
-        seat.seen_mask = self.common.seen_mask | self.dealt[seat.seat]
+        seat.hand_mask = self.hand_of(seat.seat)  # type: ignore[arg-type]
+        seat.seen_mask = self.common.seen_mask | self.dealt[seat.seat]  # type: ignore[index]
 
     def take_over(self, seat: SeatKnowledge) -> int:
         """Give a parted seat its knowledge from where it parted (which it then carries on from alone:
         returned)."""
-        at, alone = self.parted[seat.seat]
+        at, alone = self.parted[seat.seat]  # type: ignore[index,misc]  # a parted seat's entry is set
         seat.adopt(alone, copy=False)
         return at
 
 
-def _parting(game, e: tuple) -> tuple[int, ...]:
+def _parting(game: Game, e: ev.Event) -> tuple[int, ...]:
     """The seats that see event ``e`` (a deal, draw or take) otherwise than the rest of the table,
     or whose hand it changes without a play or a pick-up (see :mod:`arena.game.events`)."""
     kind = e[0]

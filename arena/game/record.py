@@ -9,18 +9,22 @@ exactly the recorded one.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from arena.game import events as ev
 from arena.game.errors import ReplayError
 from arena.game.rules import Rules
+
+if TYPE_CHECKING:
+    from arena.game.engine import Game
 
 RECORD_VERSION = 1
 _SEAT_NAMES = [f"seat{s}" for s in range(8)]
 """The names of a record made without names (a slice is a new list each time)."""
 
 
-def to_record(game, names=None, **extra: Any) -> dict:
+def to_record(game: Game, names: Iterable[str] | None = None, **extra: Any) -> dict[str, Any]:
     """The JSON-ready record of ``game`` (finished or not)."""
     result = game.result.to_dict() if game.result else None
     record = {
@@ -38,7 +42,7 @@ def to_record(game, names=None, **extra: Any) -> dict:
     return record
 
 
-def from_record(cls, record: dict):
+def from_record(cls: type[Game], record: dict[str, Any]) -> Game:
     """Replay ``record`` with the engine, checking every step."""
     if not isinstance(record, dict) or record.get("version") != RECORD_VERSION:
         got = record.get("version") if isinstance(record, dict) else type(record).__name__
@@ -49,12 +53,13 @@ def from_record(cls, record: dict):
     except KeyError as exc:
         raise ReplayError(f"game record is missing the field {exc.args[0]!r}") from None
     _replay(game, recorded)
-    if record.get("result") is not None and game.result.to_dict() != record["result"]:
-        raise ReplayError(f"replayed result {game.result.to_dict()} differs from the record's {record['result']}")
+    replayed = game.result.to_dict() if game.result is not None else None
+    if record.get("result") is not None and replayed != record["result"]:
+        raise ReplayError(f"replayed result {replayed} differs from the record's {record['result']}")
     return game
 
 
-def start_game(cls, record: dict):
+def start_game(cls: type[Game], record: dict[str, Any]) -> Game:
     """A fresh game at the record's start (its deal, checked, or its hand-made position)."""
     rules = Rules.from_dict(record["rules"])
     start = record["start"]
@@ -75,7 +80,7 @@ def start_game(cls, record: dict):
     return game
 
 
-def _hand(hands, seat: int) -> str:
+def _hand(hands: object, seat: int) -> str:
     """One seat's hand of a deal as text, for an error message ("no hand" past the last seat)."""
     if not isinstance(hands, list) or seat >= len(hands):
         return "no hand"
@@ -83,7 +88,7 @@ def _hand(hands, seat: int) -> str:
     return " ".join(hand) if isinstance(hand, list) and all(isinstance(c, str) for c in hand) else repr(hand)
 
 
-def _replay(game, recorded: list[dict]) -> None:
+def _replay(game: Game, recorded: list[ev.EventDict]) -> None:
     """Apply each recorded decision and compare every event the engine emits."""
     i = 0
     while True:
@@ -111,7 +116,7 @@ def _replay(game, recorded: list[dict]) -> None:
         raise ReplayError(f"the record has {len(recorded)} events but the replay made {len(game.events)}")
 
 
-def _check_upto(game, recorded: list[dict], end: int, start: int) -> None:
+def _check_upto(game: Game, recorded: list[ev.EventDict], end: int, start: int) -> None:
     for j in range(start, end):
         mine = ev.to_json(game, game.events[j])
         if j >= len(recorded):

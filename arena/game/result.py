@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,15 +32,17 @@ class Result:
     loser_cards: tuple[Card, ...]
 
     @classmethod
-    def build(cls, order, loser, reason, loser_cards=(), tied=()) -> Result:
+    def build(cls, order: Sequence[int], loser: int | None, reason: str, loser_cards: Iterable[Card] = (),
+              tied: Sequence[int] = ()) -> Result:
         """Derive ranks and penalties from the finishing order."""
         n = len(order)
         ranks = [0] * n
         for place, seat in enumerate(order):
             ranks[seat] = place
-        first_tied = min((order.index(s) for s in tied), default=None)
-        for seat in tied:
-            ranks[seat] = first_tied
+        if tied:
+            first_tied = min(order.index(s) for s in tied)
+            for seat in tied:
+                ranks[seat] = first_tied
         penalty = [0 if r == 0 else 1 if r == 1 else 2 for r in ranks]
         if loser is not None:
             penalty[loser] = 3

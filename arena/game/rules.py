@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 8
 TWO_DECK_MIN = 7
 """Two packs (104 cards) are for 7 or 8 players (docs/rules.md, table and deck options)."""
 
-CHOICES: dict[str, tuple] = {
+CHOICES: dict[str, tuple[Any, ...]] = {
     "first_trick": ("free", "normal"),
     "escape": ("pass", "draw", "draw_next_hand", "pass_if_3plus"),
     "simultaneous": ("highest_loses", "draw"),
@@ -162,11 +162,11 @@ class Rules:
         return {f: getattr(self, f) for f in OPTIONS if getattr(self, f) != getattr(base, f)}
 
 
-def _allowed(value: Any, allowed: tuple) -> bool:
+def _allowed(value: Any, allowed: tuple[Any, ...]) -> bool:
     return any(value == a and type(value) is type(a) for a in allowed)
 
 
-def _show(allowed: tuple) -> str:
+def _show(allowed: tuple[Any, ...]) -> str:
     return ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
 
 
@@ -185,8 +185,8 @@ class Presets(Mapping[str, Rules]):
 
     __slots__ = ("_table",)
 
-    def __init__(self, table: Mapping[str, Rules] = ()) -> None:
-        self._table = dict(table)
+    def __init__(self, table: Mapping[str, Rules] | Iterable[tuple[str, Rules]] = ()) -> None:
+        self._table: dict[str, Rules] = dict(table)
 
     def __getitem__(self, name: str) -> Rules:
         return self._table[name]

@@ -45,7 +45,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from arena.game.cards import CARDS, PACK, PACK_MASK, bit_list, cards_of, sort_hand
 from arena.game.errors import SolverBudget, SolverError
@@ -114,6 +116,8 @@ class Solver:
     changes the limit.
     """
 
+    _settle_one: Callable[[int, int, int, bool, int], float]   # set by _build
+
     def __init__(self, rules: Rules, universe: int = PACK_MASK, draw_value: float = 0.5,
                  canonical: bool = True) -> None:
         why = unsupported(rules)
@@ -155,7 +159,7 @@ class Solver:
         moves = [(f, 1.0 - v) for f, v in self._reply_moves(leader_rest, follower, led, drawn)]
         return _solution(moves)
 
-    def _reply_moves(self, rest: int, fol: int, led: int, drawn: bool):
+    def _reply_moves(self, rest: int, fol: int, led: int, drawn: bool) -> list[tuple[int, float]]:
         """(reply, leader's value) for each legal reply."""
         legal = follow_mask(fol, led // 13)
         return [(f, _within_limit(self._settle_one, rest, fol, led, drawn, f)) for f in _bits(legal)]
@@ -171,7 +175,7 @@ class Solver:
             raise SolverError(f"the drawn card {CARDS[must]} must be in the leader's hand")
 
 
-def _within_limit(search, *args) -> float:
+def _within_limit(search: Callable[..., float], *args: Any) -> float:
     """Run one search; a line deeper than the recursion limit is a :class:`SolverBudget`, like a budget."""
     try:
         return search(*args)
@@ -180,7 +184,7 @@ def _within_limit(search, *args) -> float:
                            f"got a deeper one") from None
 
 
-def _solution(moves) -> Solution:
+def _solution(moves: list[tuple[int, float]]) -> Solution:
     moves = sorted(moves, key=lambda m: (m[1], m[0]))
     return Solution(moves[0][1], tuple(moves))
 
@@ -193,7 +197,8 @@ def mask_text(mask: int) -> str:
     return " ".join(str(c) for c in sort_hand(cards_of(mask)))
 
 
-def _build(solver: Solver, rules: Rules, universe: int, draw_value: float):
+def _build(solver: Solver, rules: Rules, universe: int,
+           draw_value: float) -> tuple[Callable[[int, int, int], float], Callable[[int, int, int, bool], float]]:
     """The recursive search as closures over the rule flags (fast local lookups)."""
     memo = solver.memo
     flags = rule_flags(rules)

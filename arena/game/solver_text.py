@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from typing import Any
 
-from arena.game.cards import CARDS, PACK, PACK_MASK, mask_of, parse_cards
+from arena.game.cards import CARDS, PACK, PACK_MASK, Card, mask_of, parse_cards
 from arena.game.rules import Rules
 from arena.game.errors import SolverError
 from arena.game.solver import Solver, mask_text
 
 
-def parse_position(text: str) -> dict:
+def parse_position(text: str) -> dict[str, Any]:
     """Parse ``"leader: AS KS 2H / other: 3C 4C"`` (parts split by ``/``, ``;`` or lines).
 
     Keys: ``leader`` and ``other`` (hands), optional ``pile`` (default: every
@@ -19,7 +21,7 @@ def parse_position(text: str) -> dict:
     other player is to move).
     """
     parts = [p.strip() for p in text.replace(";", "/").replace("\n", "/").split("/") if p.strip()]
-    found: dict[str, list] = {}
+    found: dict[str, list[Card]] = {}
     for part in parts:
         key, sep, cards = part.partition(":")
         key = key.strip().lower()
@@ -43,7 +45,7 @@ def parse_position(text: str) -> dict:
     return out
 
 
-def _one_pack(cards, key: str) -> int:
+def _one_pack(cards: Iterable[int], key: str) -> int:
     """The mask of ``cards``, every one of the first pack (the solver's)."""
     for c in cards:
         if c >= PACK:

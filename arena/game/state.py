@@ -19,6 +19,9 @@ Randomness (draws) comes from ``rng.randrange``, the caller's generator.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Sequence
+
 from arena.game import events as ev
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, SUIT_OF, mask_of
 from arena.game.errors import PositionError
@@ -64,8 +67,13 @@ class State:
                  "asked", "n_active", "emptied", "led", "trump", "best_seat", "best", "leader", "cur",
                  "decision", "first", "must", "drawn_lead", "loser", "reason", "tied", "log")
 
-    def __init__(self, rules: Rules, players: int, rng, dealer: int = 0, hands=None, pile=(),
-                 out=(), trump: int = -1) -> None:
+    cur: int | None                 # the seat to act; None once the game is over
+    loser: int | None
+    reason: str | None
+
+    def __init__(self, rules: Rules, players: int, rng: random.Random, dealer: int = 0,
+                 hands: Iterable[int] | None = None, pile: Iterable[int] = (), out: Sequence[int] = (),
+                 trump: int = -1) -> None:
         self.n = players
         self.flags = flags = rule_flags(rules)
         self.nxt = flags.next_seat[players]
@@ -76,7 +84,7 @@ class State:
         self.after = self._links()
         self.n_active = players - len(out)
         self.out, self.pile = list(out), list(pile)
-        self.tcards = []
+        self.tcards: list[int] = []
         self.emptied = False            # did a seat play its last card in this trick?
         self.led = self.best_seat = self.best = self.must = -1
         self.drawn_lead = False
@@ -84,7 +92,7 @@ class State:
         self.loser = self.reason = None
         self.tied: tuple[int, ...] = ()
         self.asked: set[int] = set()
-        self.log: list | None = None
+        self.log: list[ev.Event] | None = None
 
     def copy(self) -> State:
         """An independent state in the same position, with the same ``rng`` and no ``log``."""
@@ -109,9 +117,10 @@ class State:
 
     def legal_mask(self) -> int:
         """The cards the seat to act may play (a mask; meaningful for a ``PLAY`` decision)."""
+        # (asked while a seat is to act: cur is a seat; the same in play and take_answer)
         if not self.tcards:
-            return lead_mask(self.hands[self.cur], self.must)
-        return follow_mask(self.hands[self.cur], self.led, self.trump)
+            return lead_mask(self.hands[self.cur], self.must)  # type: ignore[index]
+        return follow_mask(self.hands[self.cur], self.led, self.trump)  # type: ignore[index]
 
     @property
     def tseats(self) -> list[int]:
@@ -158,7 +167,8 @@ class State:
             self.must = drawn
             self._next_trick(leader, drawn >= 0)
 
-    def resume(self, leader: int, trick, first_trick: bool, drawn_lead: bool = False, must: int = -1) -> None:
+    def resume(self, leader: int, trick: Iterable[tuple[int, int]], first_trick: bool, drawn_lead: bool = False,
+               must: int = -1) -> None:
         """Start play in the middle of a trick: ``leader`` leads (``must``: the card it must lead), then
         the (seat, card) plays of ``trick`` are made again (their cards not in ``hands``; no take
         phase, no shootout check)."""
@@ -170,7 +180,8 @@ class State:
 
     def play(self, c: int) -> None:
         """The seat to act plays card ``c`` (no checks: see :meth:`legal_mask`)."""
-        s, hands = self.cur, self.hands
+        s: int                                          # (a declaration: no code)
+        s, hands = self.cur, self.hands                 # type: ignore[assignment]
         hand = hands[s] ^ BIT[c]
         hands[s] = hand
         self.tcards.append(c)
@@ -201,7 +212,7 @@ class State:
 
     def take_answer(self, take: bool) -> None:
         """The seat to act answers a take decision: take its left neighbour's cards or not."""
-        asker = self.cur
+        asker: int = self.cur  # type: ignore[assignment]
         self.asked.add(asker)
         if take:
             victim = self.next_active(asker)
@@ -233,7 +244,7 @@ class State:
             self._next_trick(seat)
 
     # --------------------------------------------------------- settling
-    def _log(self, event: tuple) -> None:
+    def _log(self, event: ev.Event) -> None:
         if self.log is not None:
             self.log.append(event)
 
@@ -286,7 +297,7 @@ class State:
             return
         self._winner_escapes(winner, cards, emptied)    # the pile as before this trick
 
-    def _winner_escapes(self, winner: int, cards: list, emptied: list[int]) -> None:
+    def _winner_escapes(self, winner: int, cards: list[int], emptied: list[int]) -> None:
         """The escape rule (docs/rules.md, ``escape``, ``simultaneous``): a clean trick's winner played their
         last card, ``emptied`` the trick's seats that did (the winner among them); the trick's ``cards``
         not yet on the pile. A draw from the pile or the next hand, the lead passed on, or the end."""
@@ -351,7 +362,7 @@ class State:
         else:
             self._next_trick(leader)
 
-    def _go_out(self, seats) -> None:
+    def _go_out(self, seats: Iterable[int]) -> None:
         for s in seats:
             if self.active[s]:
                 self.active[s] = False
@@ -369,7 +380,7 @@ class State:
         self._finish(left[0] if left else leader, "last_player")
         return True
 
-    def _finish(self, loser: int | None, reason: str, tied=()) -> None:
+    def _finish(self, loser: int | None, reason: str, tied: Iterable[int] = ()) -> None:
         # (led: already -1, every trick is cleared first; Game.legal_actions relies on it)
         self.loser, self.reason, self.tied, self.led = loser, reason, tuple(tied), -1
         self.active = [False] * self.n

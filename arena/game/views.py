@@ -12,9 +12,10 @@ bot's host see exactly the same view.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, DECK_MASK, Card, cards_of
 from arena.game.match import MatchView
@@ -22,7 +23,13 @@ from arena.game.rules import Rules
 from arena.game.rulings import STEP, TAKES, rule_flags
 from arena.game.lookup import held_order
 
+if TYPE_CHECKING:
+    from arena.game.knowledge import SeatKnowledge
+
 _AS = BIT[ACE_OF_SPADES]
+
+Action: TypeAlias = Card | bool
+"""What a seat does at a decision: a card to play, or the answer to a take decision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,14 +48,14 @@ class PlayerView:
     players: int
     rules: Rules
     hand: tuple[Card, ...]
-    legal: tuple
+    legal: tuple[Action, ...]
     decision: str | None
     trick: tuple[tuple[int, Card], ...]
     led_suit: int | None
     trump: int | None
     hand_sizes: tuple[int, ...]
     out: tuple[int, ...]
-    history: tuple[dict, ...]
+    history: tuple[dict[str, Any], ...]
     time_left: float | None
     first_trick: bool
     active: tuple[bool, ...]
@@ -127,20 +134,20 @@ class Snapshot(NamedTuple):
     """What a seat knew at one moment, as :meth:`arena.game.knowledge.SeatKnowledge.snapshot` took it: the
     view's facts under the view's names, as the knowledge keeps them (card ids and masks; None for "none")."""
 
-    knowledge: Any            # the SeatKnowledge it was taken from (its seat, table size, rules, history, match)
+    knowledge: SeatKnowledge  # the SeatKnowledge it was taken from (its seat, table size, rules, history, match)
     hand_mask: int | None     # None while the seat shares public knowledge: then known_masks and dealt give it
-    trick: tuple              # (seat, card id) each, in play order
-    hand_sizes: tuple
-    out: tuple
+    trick: tuple[tuple[int, int], ...]   # (seat, card id) each, in play order
+    hand_sizes: tuple[int, ...]
+    out: tuple[int, ...]
     taken: int                # how many events the seat had taken in: its history's length
     time_left: float | None
     first_trick: bool
-    active: tuple
+    active: tuple[bool, ...]
     seen_mask: int            # while shared: what everyone has seen (the seat's dealt cards not included)
-    known_masks: tuple        # the seat's own entry: its picked-up cards only (the view's is its hand)
-    void_masks: tuple
+    known_masks: tuple[int, ...]   # the seat's own entry: its picked-up cards only (the view's is its hand)
+    void_masks: tuple[int, ...]
     pile_mask: int
-    hidden_draws: tuple
+    hidden_draws: tuple[int, ...]
     lead_from: int | None     # the last trick's winner, or a position's leader: leads next if still in
     as_holder: int | None     # before trick 1: the seat publicly known to hold the ace of spades
     decision: str | None
@@ -150,11 +157,13 @@ class Snapshot(NamedTuple):
         """The seat's hand, a mask: kept, or (shared) its picked-up cards and the dealt ones nobody has seen."""
         if self.hand_mask is not None:
             return self.hand_mask
-        return self.known_masks[self.knowledge.seat] | (self.dealt & ~self.seen_mask)
+        # (shared knowledge is a seat's own: its seat is an int)
+        return self.known_masks[self.knowledge.seat] | (self.dealt & ~self.seen_mask)  # type: ignore[index]
 
 
-def leads_next(seat: int, hand: int, decision: str | None, trick, first_trick: bool, as_holder: int | None,
-               active, lead_from: int | None, players: int, step: int) -> int | None:
+def leads_next(seat: int, hand: int, decision: str | None, trick: Sequence[tuple[int, int]], first_trick: bool,
+               as_holder: int | None, active: Sequence[bool], lead_from: int | None, players: int,
+               step: int) -> int | None:
     """Who leads the next trick as ``seat`` (holding ``hand``, at ``decision``) can tell, from what it knows
     (None mid-trick or when it cannot know). ``step``: +1 clockwise, -1 anticlockwise.
     :meth:`arena.game.knowledge.SeatKnowledge.next_leader` asks it of a seat's knowledge, a view's
@@ -177,24 +186,24 @@ def leads_next(seat: int, hand: int, decision: str | None, trick, first_trick: b
     return s
 
 
-def _get(name: str) -> itemgetter:
+def _get(name: str) -> itemgetter[Any]:
     """A snapshot's field, read as fast as a tuple's item."""
     return itemgetter(Snapshot._fields.index(name))
 
 
 def _known(s: Snapshot) -> tuple[int, ...]:
     known = list(s.known_masks)
-    known[s.knowledge.seat] = s.hand()
+    known[s.knowledge.seat] = s.hand()  # type: ignore[index]  # a seat's own knowledge: an int
     return tuple(known)
 
 
 def _next_leader(s: Snapshot) -> int | None:
     k = s.knowledge
-    return leads_next(k.seat, s.hand(), s.decision, s.trick, s.first_trick, s.as_holder, s.active, s.lead_from,
-                      k.players, k.step)
+    return leads_next(k.seat, s.hand(), s.decision,  # type: ignore[arg-type]  # a seat's own knowledge: an int
+                      s.trick, s.first_trick, s.as_holder, s.active, s.lead_from, k.players, k.step)
 
 
-FIELDS = {
+FIELDS: dict[str, Callable[[Snapshot], Any]] = {
     "players": lambda s: s.knowledge.players,
     "rules": lambda s: s.knowledge.rules,
     "hand": lambda s: held_order(s.hand()),
@@ -220,18 +229,18 @@ EAGER = ("seat", "legal", "decision", "led_suit", "trump")
 trick stands."""
 
 
-def eager_view(snapshot: Snapshot, legal: tuple, led_suit: int | None, trump: int | None) -> PlayerView:
+def eager_view(snapshot: Snapshot, legal: tuple[Action, ...], led_suit: int | None, trump: int | None) -> PlayerView:
     """The view of ``snapshot`` with every field made at once (what a lazy view equals)."""
     made = {name: make(snapshot) for name, make in FIELDS.items()}
-    return PlayerView(seat=snapshot.knowledge.seat, legal=legal, decision=snapshot.decision, led_suit=led_suit,
-                      trump=trump, **made)
+    return PlayerView(seat=snapshot.knowledge.seat,  # type: ignore[arg-type]  # a seat's own knowledge: an int
+                      legal=legal, decision=snapshot.decision, led_suit=led_suit, trump=trump, **made)
 
 
 class Pending(NamedTuple):
     """An unread view's stand-in for its snapshot, while its seat has not yet taken its events in
     (:meth:`arena.game.knowledge.SeatKnowledge.view` of a framed seat): where its events end."""
 
-    knowledge: Any
+    knowledge: SeatKnowledge
     upto: int
     time_left: float | None
     decision: str | None
@@ -245,10 +254,10 @@ class _Field:
 
     __slots__ = ("name", "make")
 
-    def __init__(self, name: str, make) -> None:
+    def __init__(self, name: str, make: Callable[[Snapshot], Any] | None) -> None:
         self.name, self.make = name, make
 
-    def __get__(self, view, owner=None):
+    def __get__(self, view: LazyView | None, owner: type | None = None) -> Any:
         if view is None:
             return self
         fields = view.__dict__
@@ -277,7 +286,7 @@ class LazyView(PlayerView):
 
     __slots__ = ("__dict__",)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlayerView):
             return NotImplemented
         return all(getattr(self, f) == getattr(other, f) for f in PlayerView.__dataclass_fields__)
@@ -290,7 +299,7 @@ class LazyView(PlayerView):
     def __repr__(self) -> str:
         return repr(self._eager())
 
-    def __reduce__(self):
+    def __reduce__(self) -> str | tuple[Any, ...]:
         return self._eager().__reduce__()
 
 
