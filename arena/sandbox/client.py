@@ -31,6 +31,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
+from arena.bots.player_spec import PlayerSpec
 from arena.bots.reply import Reply
 from arena.game.cards import CARDS
 from arena.game.events import as_compact
@@ -81,7 +82,7 @@ class SandboxClient:
     decision, the led suit and the trump (``table``: a bot reading only those and ``legal`` needs no
     tracking), sent on to the host's framed ``SeatKnowledge`` (a wrapping client's dicts: ``as_compact``)."""
 
-    def __init__(self, spec, limits=None, *, os_limits: Limits | None = None,
+    def __init__(self, spec: PlayerSpec, limits: LimitsSpec | None = None, *, os_limits: Limits | None = None,
                  log_cap: int = LOG_CAP, python: str | None = None, share: SharedServer | None = None) -> None:
         limits = LimitsSpec() if limits is None else limits
         self.spec, self.name, self.limits = spec, spec.name, limits

@@ -37,7 +37,7 @@ from arena.game.errors import ArenaError
 from arena.game.rules import Rules
 from arena.game.seeds import Secret, tournament_deal
 from arena.plugins.folders import add_folder_players
-from arena.plugins.registry import load
+from arena.plugins.registry import Registry, load
 from arena.plugins.runner import make_client
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.shared_server import SharedServer
@@ -90,7 +90,7 @@ class Worker:
     current while it runs a task (:func:`current`).
     """
 
-    def __init__(self, registry=None, name: str | None = None) -> None:
+    def __init__(self, registry: Registry | None = None, name: str | None = None) -> None:
         self._registry = registry
         self.name = name or socket.gethostname()
         self._installed: dict = {}
