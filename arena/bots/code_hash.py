@@ -124,7 +124,7 @@ def _imports(path: Path, package: str, top: str) -> tuple[str, ...]:
     """The modules of package ``top`` a file imports (``from M import a``: ``M.a`` when that is a
     module, else ``M``); nothing outside ``top`` is looked up (looking up imports a parent).
     Cached while the file's size and modification time stay (a worker checks its players' code
-    hashes in every executor: parsing their modules again was a few ms each time)."""
+    hashes in every executor: parsing their modules again would cost a few ms each time)."""
     st = path.stat()
     return _imports_cached(str(path), st.st_size, st.st_mtime_ns, package, top)
 

@@ -127,9 +127,9 @@ class InProcessClient:
         runs right here, on this thread, doing nothing but compute, so the two differ only when
         the OS takes the core away during the call. The thread's CPU clock is a system call on
         Linux (no vDSO; 1.2-3.5 us a read here, against 44 ns for ``perf_counter``), and two
-        reads a call, about 88 calls a game, were a fifth of an in-process game's CPU
+        reads a call, about 88 calls a game, would be a fifth of an in-process game's CPU
         (docs/throughput.md). The records' medians are unaffected; a maximum may include a
-        preemption. Sandboxed bots' CPU figures are their process's CPU clock, as before.
+        preemption. Sandboxed bots' CPU figures are their process's CPU clock.
         """
         out, err = sys.stdout, sys.stderr
         try:  # the swap inside: a Ctrl-C landing right after it must not leave the streams swapped
@@ -196,7 +196,7 @@ class SeatLog:
             "cpu_ms_median": med(self.cpu_ms), "cpu_ms_max": round(max(self.cpu_ms), 3) if self.cpu_ms else None,
             "wall_ms_median": med(self.wall_ms), "wall_ms_max": round(max(self.wall_ms), 3) if self.wall_ms else None,
         }
-        if per_decision:   # (round with digits is slow: two lists of about 20 a seat were 0.1 ms a game)
+        if per_decision:   # (round with digits is slow: two lists of about 20 a seat cost 0.1 ms a game)
             summary["cpu_ms"] = [round(x, 3) for x in self.cpu_ms]
             summary["wall_ms"] = [round(x, 3) for x in self.wall_ms]
         return summary

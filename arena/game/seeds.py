@@ -212,7 +212,7 @@ def tournament_deal(secret: Secret, deal_seed: int) -> int:
 
 
 def open_bot_seed(game_seed: int, seat: int, name: str) -> int:
-    """The pre-secret bot seed: anyone with the game seed can compute it.
+    """A bot seed from the game seed alone, without a secret: anyone with the game seed can compute it.
 
     Only the referee's default when a caller gives no bot seeds (games among
     trusted in-process players: tests, benchmarks, the figures in

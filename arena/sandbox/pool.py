@@ -57,7 +57,7 @@ class IdleProcesses:
         return {p.pid for p in self._procs}
 
     def drain(self) -> list[BotProcess]:
-        """Every frozen process, now no longer kept (to kill)."""
+        """Every frozen process, taken out of the pool (to kill)."""
         procs, self._procs = list(self._procs), deque()
         return procs
 

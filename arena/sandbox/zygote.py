@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 def _preload() -> None:
     """Load pyseccomp once, here: every keeper's server and discovery process loads it before its
     layers, and its import runs ``ldconfig -p`` (about 5 ms of CPU in a process that imported the
-    arena); a fork has it loaded. A machine without it gets the layer's own report, as before."""
+    arena); a fork has it loaded. A machine without it gets the layer's own report."""
     with contextlib.suppress(ImportError, RuntimeError):
         seccomp.binding()
 

@@ -18,7 +18,7 @@ process's child: the zygote reaps it when asked, and only then, so its pid
 stays reserved while the harness may still signal its group.
 
 A zygote that cannot start, or has died, is reported as an ``OSError``; the
-caller then execs the process as before (:class:`~arena.sandbox.serverproc.ForkServer`
+caller then execs the process itself (:class:`~arena.sandbox.serverproc.ForkServer`
 and :mod:`arena.plugins.discovery` do). A dead zygote is replaced at the next request.
 """
 

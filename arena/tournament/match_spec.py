@@ -3,7 +3,7 @@
 With ``match_points`` set, each unit of the schedule is a match played to
 that many penalty points (:mod:`arena.game.match`) instead of one game;
 ``match_score`` (``places``, the default, or ``cards``) says how hands score.
-Both absent: a tournament of single games, its stored spec as before.
+Both absent: a tournament of single games, its stored spec without either key.
 """
 
 from __future__ import annotations

@@ -51,9 +51,9 @@ GAMES_IN_FLIGHT = 1
 """Games a worker plays at once when every bot of a batch is sandboxed: each in a thread of its
 own (a *lane*, with its own clients; the lanes' clients of one bot share its fork server), so the
 referee does not sleep through each decision's round trip and the bots' processes are woken
-together rather than one decision at a time. Two paid while the pool's workers stalled on a full
-stream; since the coordinator reads it as it fills, one plays more games a second for less CPU
-(docs/throughput.md, "Lanes again")."""
+together rather than one decision at a time. One, because the coordinator reads a worker's stream as it
+fills: one game in flight plays more games a second for less CPU than two (docs/throughput.md, "Lanes
+again")."""
 
 
 def batch_payload(spec, games: list[GameSpec], roster: list[dict], secret: Secret,

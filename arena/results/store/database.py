@@ -344,7 +344,7 @@ def change_note(change: dict) -> str:
 
 def rules_label(rules: dict) -> str:
     """A short label for a rule set: the preset name plus any changed options."""
-    try:   # (the cache's key; orjson's: json.dumps sorting keys was a few per cent of storing a game)
+    try:   # (the cache's key; orjson's: json.dumps sorting keys costs a few per cent of storing a game)
         key = orjson.dumps(rules, option=orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         key = json.dumps(rules, sort_keys=True)
