@@ -26,6 +26,7 @@ to start (a crash fault) and kills its whole tree.
 from __future__ import annotations
 
 import os
+from collections.abc import Set as AbstractSet
 
 from arena.sandbox.processes import thread_children
 
@@ -33,7 +34,7 @@ GAME_NAMESPACES = ("user", "pid", "mnt")
 
 
 def check_game(server: int, game: int, pipes: tuple[int, int, int], *,
-               seccomp: bool = True, others: set[int] = frozenset()) -> str | None:
+               seccomp: bool = True, others: AbstractSet[int] = frozenset()) -> str | None:
     """None if the server and its new game process are as they must be, else why not.
 
     ``pipes``: the harness's ends (commands write, replies read, log read) of
@@ -58,7 +59,7 @@ def _threads(server: int, game: int) -> str | None:
     return None
 
 
-def _children(server: int, game: int, others: set[int]) -> str | None:
+def _children(server: int, game: int, others: AbstractSet[int]) -> str | None:
     kids = set(thread_children(server))
     extra = len(kids - {game} - set(others))  # others: the harness's games (one may have just died)
     if game not in kids or extra:

@@ -178,7 +178,8 @@ class Steps:
 
     def __init__(self, limits: Limits, caps: Capabilities | None) -> None:
         """caps None: try every layer."""
-        self.limits, self.caps, self.steps = limits, caps, []
+        self.limits, self.caps = limits, caps
+        self.steps: list[Step] = []
 
     def run(self, name: str, action: Callable[[], str]) -> bool:
         """Apply one layer unless disabled or unavailable; True if applied."""

@@ -42,7 +42,7 @@ def match_keys(data: dict[str, Any], where: str) -> dict[str, Any]:
 
 def match_rules(spec) -> MatchRules | None:
     """The :class:`MatchRules` of a spec (a TournamentSpec or its dict), or None for single games."""
-    data = spec if isinstance(spec, dict) else {k: getattr(spec, k, None) for k in MATCH_KEYS}
+    data: dict[str, Any] = spec if isinstance(spec, dict) else {k: getattr(spec, k, None) for k in MATCH_KEYS}
     if data.get("match_points") is None:
         return None
     return MatchRules(data["match_points"], data.get("match_score") or SCORES[0])

@@ -68,7 +68,8 @@ def pack_games(games: Sequence[dict], chunk_games: int = CHUNK_GAMES) -> Packed:
     """Split browser games (:func:`arena.results.report.games.browser_game`) into an index and chunks."""
     if chunk_games < 1:
         raise ReportError(f"chunk_games must be 1 or more (got {chunk_games})")
-    index, chunks = [], []
+    index: list[Any] = []   # each game's entry, as text_big_ints makes it
+    chunks: list[str] = []
     for start in range(0, len(games), chunk_games):
         part = games[start:start + chunk_games]
         for g in part:
