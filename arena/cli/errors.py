@@ -39,7 +39,7 @@ def exit_code(command: Callable[[], object]) -> int:
         return EXIT_INTERRUPTED
     except Exception as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
-            typer.echo(exc.ctx.get_help())
+            typer.echo(exc.ctx.get_help())  # type: ignore[attr-defined]  # click's NoArgsIsHelpError, by name
             return 0
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # a usage error
             typer.echo(f"error: {exc.format_message()}", err=True)

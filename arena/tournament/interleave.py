@@ -86,9 +86,10 @@ def interleaved(streams: Sequence[Stream]) -> Iterator[GameSpec]:
         # behind = t * share / total - count, scaled by total to stay in integers
         score = member @ (t * share - count * total) + (t * size - taken * total)
         s = int(np.argmax(np.where(taken < size, score, exhausted)))
-        if running[s] is None:
-            running[s] = streams[s].games()
-        yield next(running[s])
+        upcoming = running[s]
+        if upcoming is None:
+            upcoming = running[s] = streams[s].games()
+        yield next(upcoming)
         taken[s] += 1
         count += member[s]
         if taken[s] == size[s]:

@@ -56,7 +56,7 @@ def asset(name: str, env: Environment | None = None) -> str:
     """A CSS or JS file from the templates folder of ``env`` (default: the report's), as text (inlined, not
     run through jinja)."""
     env = env or environment()
-    text, _, _ = env.loader.get_source(env, name)
+    text, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]  # environment() sets a loader
     if "</script" in text.lower() or "</style" in text.lower():
         raise ReportError(f"template asset {name} must not contain a closing script or style tag")
     return text
