@@ -9,6 +9,7 @@ and the harness go on.
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -18,11 +19,15 @@ from pathlib import Path
 import pytest
 
 from arena.bots.errors import PluginError
+from arena.game.engine import Game
 from arena.game.rules import Rules
+from arena.plugins import program_bots
 from arena.plugins.registry import load
 from arena.plugins.runner import play_one
+from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 from arena.sandbox.limits_spec import LimitsSpec
+from arena.sandbox.program_client import ProgramClient
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "program_bots"
@@ -125,3 +130,30 @@ def test_bad_program_names_are_one_line(registry, tmp_path):
                         (f"program:{tmp_path / 'bad'}", "key 'command': expected a list of strings")):
         with pytest.raises(PluginError, match=words):
             registry.get(name)
+
+
+def test_without_the_fork_server_a_program_bot_is_a_start_up_crash(registry):
+    client = ProgramClient(registry.get(f"program:{BOTS / 'lowest'}"), os_limits=Limits(disable={"forkserver"}))
+    try:
+        game = Game.deal(Rules.preset("getaway"), 3, 1)
+        reply = client.begin(0, 3, game.rules, 1, game.seat_events(0), deal=1)
+        assert reply.status == "crash" and "need the fork server" in reply.detail
+    finally:
+        client.close()
+
+
+def test_a_pip_package_ships_a_program(tmp_path, monkeypatch):
+    """An entry point of group arena.programs names a package whose folder holds bot.toml; found, never imported."""
+    package = tmp_path / "shipped_bot"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise SystemExit('never imported')\n")
+    shutil.copy(BOTS / "lowest" / "bot.py", package / "bot.py")
+    (package / "bot.toml").write_text('name = "shipped"\ncommand = ["/usr/bin/python3", "-S", "bot.py"]\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = importlib.metadata.EntryPoint(name="shipped", value="shipped_bot", group=program_bots.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(program_bots.metadata, "entry_points",
+                        lambda group=None, name=None: [point] if name in (None, "shipped") else [])
+    registry = load(autoload=True)
+    assert registry.players["shipped"].source.program == ("/usr/bin/python3", "-S", "bot.py")
+    record = _play(registry, "shipped")
+    assert record["faults"][0] == [] and "new game, seed" in record["logs"][0]
