@@ -1,10 +1,9 @@
 """SandboxClient: a seat's bot in its own confined process, seen from the referee.
 
-The referee's :class:`arena.bots.referee.Client` protocol, answered by a host
-process (:mod:`arena.sandbox.host`) that runs the bot under the OS limits of
-:mod:`arena.sandbox.limits`. What crosses to the bot is only what the referee
-hands this seat (its own filtered events, its legal actions); what comes back
-is judged here and never trusted:
+The referee's :class:`arena.bots.referee.Client` protocol, answered by a host process (:mod:`arena.sandbox.host`)
+that runs the bot under the OS limits of :mod:`arena.sandbox.limits`. What crosses to the bot is only what the
+referee hands this seat (its own filtered events, its legal actions); what comes back is judged here and never
+trusted:
 
 - every call returns a :class:`~arena.bots.reply.Reply` whose status is ``ok`` or
   a fault kind (``timeout``, ``crash``, ``malformed``; the referee's
