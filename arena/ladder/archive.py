@@ -215,7 +215,8 @@ class _Census:
     __slots__ = ("label", "limits", "seen")
 
     def __init__(self, label: str, limits: ArchiveLimits) -> None:
-        self.label, self.limits, self.seen = label, limits, {}
+        self.label, self.limits = label, limits
+        self.seen: dict[str, str] = {}
 
     def name(self, name: str) -> None:
         shown, parts = _shown(name), name.rstrip("/").split("/")

@@ -169,7 +169,7 @@ class Ledger:
 
     def entries(self) -> list[Entry]:
         rows = self._read(f"SELECT {', '.join(_ENTRY_COLUMNS)} FROM ladder_entries ORDER BY submitted_at, name")
-        return [Entry(*r[:9], json.loads(r[9]) if r[9] else None, *r[10:]) for r in rows]
+        return [Entry(*(r[:9] + (json.loads(r[9]) if r[9] else None,) + r[10:])) for r in rows]
 
     def entry(self, name: str) -> Entry | None:
         return next((e for e in self.entries() if e.name == name), None)

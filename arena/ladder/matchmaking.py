@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import trueskill
 
+from arena.ladder.errors import LadderError
+
 BURST_SIGMA = 4.0
 """A player whose sigma is above this is placed first (the default start is 25/3)."""
 CANDIDATES = 24
@@ -111,6 +113,8 @@ def choose(active: Sequence[str], ratings: Mapping[str, trueskill.Rating], recen
         score = _score(table, rating, env)
         if score > best_score:
             best, best_score = table, score
+    if best is None:
+        raise LadderError(f"no candidate table scored above {best_score} ({CANDIDATES} drawn)")
     return Choice(best, f"{reason}; most to learn")
 
 

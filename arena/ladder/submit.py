@@ -90,7 +90,7 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
             failed = "; ".join(f"{r.check}: {r.detail}" for r in report.failures())
             ledger.set_status(name, "rejected", f"check-bot failed: {failed}", data, by=CHECKED_BY)
             shutil.rmtree(target, ignore_errors=True)  # it never plays: its files only take room
-        return ledger.entry(name)
+        return _entry(ladder, ledger, name)
 
 
 def _new_folder(ladder: Ladder, ledger, base: str, path: Path) -> tuple[str, str | None, Path]:
@@ -129,7 +129,7 @@ def retire(ladder: Ladder, name: str, reason: str = "retired by the organiser", 
         if entry.status == "retired":
             raise LadderError(f"{name} is retired already")
         ledger.set_status(name, "retired", reason, by=by or _user())
-        return ledger.entry(name)
+        return _entry(ladder, ledger, name)
 
 
 def reinstate(ladder: Ladder, name: str, why: str = "", by: str | None = None) -> Entry:
@@ -141,7 +141,7 @@ def reinstate(ladder: Ladder, name: str, why: str = "", by: str | None = None) -
             raise LadderError(f"{name} is {entry.status}, not suspended: only a suspended entry can be reinstated")
         ledger.set_status(name, "active", f"{REINSTATED} by the organiser" + (f": {why}" if why else ""),
                         by=by or _user())
-        return ledger.entry(name)
+        return _entry(ladder, ledger, name)
 
 
 def _entry(ladder: Ladder, ledger, name: str) -> Entry:

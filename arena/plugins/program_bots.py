@@ -43,7 +43,10 @@ def program_seat(name: str) -> tuple[str, list[str]] | None:
 
 def program_player(name: str, base: str | None = None) -> PlayerSpec:
     """The spec of the seat ``program:PATH [ARGS]`` (PATH relative to ``base``, default the current folder)."""
-    path, args = program_seat(name)
+    seat = program_seat(name)
+    if seat is None:
+        raise PluginError(f"player {name!r}: expected program:PATH [ARGS] (not a program seat)")
+    path, args = seat
     path = os.path.abspath(os.path.join(base or os.getcwd(), os.path.expanduser(path)))
     if os.path.isfile(path):
         if not os.access(path, os.X_OK):

@@ -129,7 +129,7 @@ class Registry:
 
         Third-party observers are never called (their code does not run in the harness).
         """
-        problems = []
+        problems: list[PluginProblem] = []
         if self.manager is None:
             return problems
         for impl in self.manager.hook.arena_game_finished.get_hookimpls():

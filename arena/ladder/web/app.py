@@ -245,7 +245,9 @@ def make_app(ladder: Ladder, title: str = TITLE, max_upload: int = MAX_UPLOAD) -
               Route("/games", site.games), Route("/game/{number:int}", site.game), Route("/report", site.report),
               Route("/submit", site.submit_form, methods=["GET"]), Route("/submit", site.submit, methods=["POST"]),
               Route("/retire/{name}", site.retire, methods=["POST"]), Route("/favicon.ico", _no_icon)]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: failed})
+    # Starlette's handler type takes any Exception; it calls each with its key's kind, not_found with an HTTPException
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found,  # type: ignore[dict-item]
+                                                       Exception: failed})
     return Guard(app)
 
 

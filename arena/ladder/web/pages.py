@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from arena.ladder.ledger import open_ledger
+from arena.ladder.ledger import Entry, open_ledger
 from arena.results.errors import StoreError
 from arena.results.report.logs import cut_log
 from arena.results.report.viewer import viewer_html
@@ -141,7 +141,8 @@ def bot_page_data(folder: Path, name: str) -> dict | None:
             "SELECT idx, kind, detail FROM faults WHERE player = ? ORDER BY idx DESC LIMIT ?", (name, MAX_FAULTS))]
         logs = _logs(store, name, hide)
         recent = recent_games(store, name)
-    chain, seen = [], entry
+    chain: list[Entry] = []
+    seen: Entry | None = entry
     while seen is not None:
         chain.append(seen)
         seen = next((e for e in entries if e.name == seen.previous), None)

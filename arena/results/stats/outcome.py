@@ -89,12 +89,12 @@ class Outcome:
         return outcome
 
     @classmethod
-    def columns_checked_elsewhere(cls, *columns: Iterable) -> list["Outcome"]:
+    def columns_checked_elsewhere(cls, index: Sequence[int], *columns: Iterable) -> list["Outcome"]:
         """:meth:`checked_elsewhere` for many games given as columns, one a field in field order (the
         first a sized sequence of indices): the slots are set a field at a time by ``map``, a loop in C,
         with no Python call a game."""
-        outcomes = list(map(_new, repeat(cls, len(columns[0]))))
-        for name, column in zip(cls.__dataclass_fields__, columns, strict=True):
+        outcomes = list(map(_new, repeat(cls, len(index))))
+        for name, column in zip(cls.__dataclass_fields__, (index, *columns), strict=True):
             deque(map(_set, outcomes, repeat(name), column), maxlen=0)
         return outcomes
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
+from collections.abc import Sequence
 
 TABLE = """CREATE TABLE IF NOT EXISTS logs (
     idx INTEGER NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, chars INTEGER NOT NULL,
@@ -23,7 +24,7 @@ def has_table(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'logs'").fetchone() is not None
 
 
-def add(db: sqlite3.Connection, idx: int, names: list[str], logs: list[str | None]) -> None:
+def add(db: sqlite3.Connection, idx: int, names: list[str], logs: Sequence[str | None]) -> None:
     """The game's non-empty logs (inside the caller's transaction; creates the table if it is missing)."""
     rows = [(idx, seat, names[seat], len(text), zlib.compress(text.encode("utf-8", errors="replace"), 6))
             for seat, text in enumerate(logs) if text and seat < len(names)]

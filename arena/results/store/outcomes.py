@@ -34,6 +34,7 @@ through ``Outcome``'s own checks (so a damaged row gives the same one-line
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from itertools import accumulate, chain, compress, groupby, repeat
 from operator import itemgetter, lt
 
@@ -110,7 +111,8 @@ def _outcome(rows: list[tuple], check: bool) -> Outcome:
     idx, seats, ranks, penalty = cols[0][0], cols[1], cols[2], cols[3]
     table_size, rules, loser = rows[0][-3:]
     if any(map(any, cols[_FAULTS])):
-        faults = tuple([{k: c for k, c in zip(FAULT_KINDS, row[_FAULTS]) if c} for row in rows])
+        faults: tuple[Mapping[str, int], ...] = tuple([{k: c for k, c in zip(FAULT_KINDS, row[_FAULTS]) if c}
+                                                       for row in rows])
     else:
         faults = tuple([{} for _ in rows])
     plays, play_ms = cols[-5], cols[-4]
