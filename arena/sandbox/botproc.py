@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 from arena.bots.reply import Reply
 from arena.game.status import Status
@@ -55,28 +56,32 @@ class BotProcess:
         """A command's bytes: a frame (a program's process has a JSON line's function instead)."""
         return wire.encode(message)
 
+    tmpdir: str | None  # None: a fork server's game process (adopt), not our child
+    proc: subprocess.Popen | None
+    _killer: Callable[[], int | None] | None  # set by adopt, where proc is None
+
     def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
         """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
-        self.tmpdir = tempfile.mkdtemp(prefix="arena-bot-")
+        self.tmpdir = tmpdir = tempfile.mkdtemp(prefix="arena-bot-")
         self._killer = None
-        fds = []
+        fds: list[int] = []
         try:
             cmd_r, cmd_w = _pipe(fds)
             reply_r, rep_w = _pipe(fds)
             log_r, log_w = _pipe(fds)
-            self.proc = self._spawn(python or sys.executable, cmd_r, rep_w, log_w)
+            self.proc = proc = self._spawn(python or sys.executable, tmpdir, cmd_r, rep_w, log_w)
         except BaseException:
             for fd in fds:
                 _close(fd)
-            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            shutil.rmtree(tmpdir, ignore_errors=True)
             raise
         for fd in (cmd_r, rep_w, log_w):
             os.close(fd)
-        self._setup(self.proc.pid, cmd_w, reply_r, log_r, log_cap)
-        self._write(wire.encode({**init, "writable": self.tmpdir}), None)
+        self._setup(proc.pid, cmd_w, reply_r, log_r, log_cap)
+        self._write(wire.encode({**init, "writable": tmpdir}), None)
 
     @classmethod
-    def adopt(cls, pid: int, cmd: int, reply: int, log: int, killer, *,
+    def adopt(cls, pid: int, cmd: int, reply: int, log: int, killer: Callable[[], int | None], *,
               log_cap: int = LOG_CAP) -> BotProcess:
         """A game process a fork server started (not our child): its pipes and pid.
 
@@ -111,14 +116,11 @@ class BotProcess:
         self.status: int | None = None
         self.closed = False
 
-    def _spawn(self, python: str, cmd_r: int, rep_w: int, log_w: int) -> subprocess.Popen:
+    def _spawn(self, python: str, tmpdir: str, cmd_r: int, rep_w: int, log_w: int) -> subprocess.Popen:
         argv = clean_command(python, "arena.sandbox.host", cmd_r, rep_w, os.getpid())
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
                                 pass_fds=(cmd_r, rep_w), close_fds=True,
-                                start_new_session=True, cwd=self.tmpdir, env=self._env())
-
-    def _env(self) -> dict[str, str]:
-        return scrubbed_env(self.tmpdir)
+                                start_new_session=True, cwd=tmpdir, env=scrubbed_env(tmpdir))
 
     # ---------------------------------------------------------------- talking
     def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:
@@ -303,7 +305,7 @@ class BotProcess:
             return self.status
         self.closed = True
         if self.proc is None:
-            self.status = self._killer()
+            self.status = self._killer()  # type: ignore[misc]  # proc None: adopted, so a killer set
         else:
             self.status = kill_group(self.proc)
         for fd in (self._cmd, self._reply):

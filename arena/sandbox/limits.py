@@ -120,6 +120,16 @@ def harden_harness() -> Confinement:
     if not sys.platform.startswith("linux"):
         return Confinement(tuple(Step(n, "skipped", f"not on {sys.platform}") for n in names))
     steps = Steps(Limits(), None)
-    steps.run("dumpable", lambda: linux.set_dumpable(False) or "PR_SET_DUMPABLE 0")
-    steps.run("subreaper", lambda: linux.set_subreaper() or "PR_SET_CHILD_SUBREAPER 1")
+    steps.run("dumpable", _not_dumpable)
+    steps.run("subreaper", _subreaper)
     return steps.done()
+
+
+def _not_dumpable() -> str:
+    linux.set_dumpable(False)
+    return "PR_SET_DUMPABLE 0"
+
+
+def _subreaper() -> str:
+    linux.set_subreaper()
+    return "PR_SET_CHILD_SUBREAPER 1"

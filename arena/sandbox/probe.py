@@ -9,6 +9,7 @@ order :func:`~arena.sandbox.limits.confine` uses, and prints one JSON list of
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import shutil
@@ -53,7 +54,7 @@ def main() -> None:
     trial("forkserver", _forkserver)
     trial("cgroups", _cgroups)
     for name, const in RLIMITS.items():
-        trial(name, lambda const=const, name=name: _rlimit(name, const))
+        trial(name, functools.partial(_rlimit, name, const))
     trial("run_as", _run_as)
     trial("dumpable", _dumpable)
     trial("subreaper", _subreaper)

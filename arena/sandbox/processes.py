@@ -199,7 +199,8 @@ def thread_children(pid: int) -> list[int]:
 
 def descendants(pid: int) -> list[int]:
     """Every process below pid, breadth first (without pid)."""
-    found, todo = [], [pid]
+    found: list[int] = []
+    todo = [pid]
     while todo and len(found) < 100_000:
         kids = thread_children(todo.pop(0))
         found.extend(kids)
@@ -218,6 +219,7 @@ def remove_tree(path: str) -> None:
     except OSError:
         _unlink(None, path)
         return
+    stack: list[tuple[int, tuple[int, str] | None, set[str]]]
     stack = [(top, None, set())]  # (folder fd, (parent fd, name) to rmdir after, names left)
     while stack:
         fd, where, stuck = stack[-1]

@@ -48,8 +48,8 @@ class Clock:
         decision = self.decision
         if decision is None or (cpu <= decision and wall <= WALL_FACTOR * decision):
             return None  # the usual case: within the decision limit, the bank untouched
-        allowed, charged = self.allowed, charged_time(cpu, wall)
-        self.bank = max(0.0, self.bank - max(0.0, charged - self.decision))
+        allowed, charged = decision + self.bank, charged_time(cpu, wall)  # self.allowed, before the charge
+        self.bank = max(0.0, self.bank - max(0.0, charged - decision))
         if charged <= allowed:
             return None
         if cpu >= wall / WALL_FACTOR:

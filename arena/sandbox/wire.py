@@ -28,12 +28,14 @@ try:
 
     _dumps, _loads = _json.dumps, _json.loads
 except ImportError:  # pragma: no cover - orjson is a dependency
-    import json as _json
+    import json
 
-    def _dumps(obj) -> bytes:
-        return _json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
+    _json = json  # type: ignore[misc]  # the stand-in under orjson's name (tests read which)
 
-    _loads = _json.loads
+    def _dumps(obj) -> bytes:  # type: ignore[misc]  # orjson.dumps's role, without its optional arguments
+        return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
+
+    _loads = json.loads  # type: ignore[assignment]  # only bytes reach it, never a memoryview
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = (1 << 32) - 1
@@ -103,7 +105,7 @@ class FrameBuffer:
         self.buf = bytearray()
         self.max_bytes = max_bytes
 
-    def take(self, chunk: bytes) -> tuple[str, object, str] | None:
+    def take(self, chunk: bytes) -> tuple[Status, object, str] | None:
         """Add chunk; the next complete frame, or None."""
         if not self.buf and len(chunk) >= HEADER.size:  # the usual case: one whole frame
             size = HEADER.unpack_from(chunk)[0]
@@ -112,7 +114,7 @@ class FrameBuffer:
         self.buf += chunk
         return self.pop()
 
-    def pop(self) -> tuple[str, object, str] | None:
+    def pop(self) -> tuple[Status, object, str] | None:
         """The next complete frame already buffered, or None."""
         buf = self.buf
         if len(buf) < HEADER.size:
@@ -135,7 +137,7 @@ class FrameBuffer:
         return f"{len(self.buf) - HEADER.size} of {size} body bytes"
 
 
-def _decoded(body: bytes) -> tuple[str, object, str]:
+def _decoded(body: bytes) -> tuple[Status, object, str]:
     try:
         return Status.OK, _loads(body), ""
     except (ValueError, RecursionError) as e:
