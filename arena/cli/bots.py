@@ -50,8 +50,8 @@ def on_path(command: str) -> str:
 @app.command("check-bot")
 def check_bot_cmd(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="The player to check, as `arena players` lists it (or a bot in one "
-                                         "file: PATH.py:ClassName)."),
+    name: str = typer.Argument(..., help="The player to check: a name `arena players` lists, a bot in one file "
+                                         "(PATH.py:ClassName) or a program bot (program:PATH)."),
     games: int = typer.Option(2, "--games", "-n", min=1, help="Seeded games per preset and table size."),
     repeat_games: int = typer.Option(1, "--repeat-games", min=1,
                                      help="Games per preset played twice for the determinism check."),
