@@ -197,7 +197,7 @@ def _records(history, players: int, first_free_rule: bool, clockwise: bool):
     """A forward pass: each voluntary play as (event index, seat, card, play, led, winning rank,
     first trick under ``free``, public voids): for a follow, whether a seat still to play is known
     void in the led suit; for a lead, how many other seats are known void in each suit."""
-    out = []
+    out: list[tuple[int, int, int, int, int, int, bool, tuple[int, ...] | bool]] = []
     trick: list[tuple[int, int]] = []
     first = True
     forced = set()                 # seats that must lead a drawn card

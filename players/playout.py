@@ -36,7 +36,7 @@ class World(State):
         """A world in the position of ``state`` (a copy: same rng, no log)."""
         world = state.copy()
         world.__class__ = cls               # the same slots: only the table methods are added
-        return world
+        return world  # type: ignore[return-value]  # a World now: its class set on the line above
 
     def under_winner(self) -> int:
         """When a seat still to play could cut this trick, the cards ranked under the winning one in
@@ -49,7 +49,7 @@ class World(State):
                 return -1
             m |= SUIT_MASK[self.trump]
         nxt, active, hands, leader = self.nxt, self.active, self.hands, self.leader
-        s = nxt[self.cur]
+        s = nxt[self.cur]  # type: ignore[index]  # a trick under way has a seat to play (cur None: game over)
         while s != leader:
             if active[s] and not hands[s] & m:
                 return BELOW[SUIT[self.best]][self.best % 13]

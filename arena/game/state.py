@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Self
 
 from arena.game import events as ev
 from arena.game.cards import ACE_OF_SPADES, BIT, CARDS, SUIT_OF, mask_of
@@ -94,7 +95,7 @@ class State:
         self.asked: set[int] = set()
         self.log: list[ev.Event] | None = None
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         """An independent state in the same position, with the same ``rng`` and no ``log``."""
         new = object.__new__(type(self))
         # the table and the rules (never change in a game)

@@ -32,8 +32,8 @@ def package_of(plugin: str) -> str:
     """The distribution (what ``pip install`` names) that provides the entry point ``plugin``."""
     if plugin == BUILTIN_PLUGIN:
         return DISTRIBUTION
-    names = [ep.dist.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=plugin)
-             if getattr(ep, "dist", None) is not None and ep.dist.name != DISTRIBUTION]
+    names = [dist.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP, name=plugin)
+             if (dist := getattr(ep, "dist", None)) is not None and dist.name != DISTRIBUTION]
     return names[0] if names else "unknown"
 
 

@@ -36,7 +36,7 @@ def new_bot(name: str, directory: Path, taken: Mapping[str, str] | None = None) 
         raise ScaffoldError(f"--dir must be a folder, but {directory} is a file")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ScaffoldError(_occupied(target))
-    if name in (taken or {}):
+    if taken and name in taken:
         other = next((f"{name}-{n}" for n in ("bot", "2", "3") if f"{name}-{n}" not in taken), f"my-{name}")
         raise ScaffoldError(f"bot name {name!r} is already taken by a player ({taken[name]}); "
                             f"expected a new name, e.g. {other}")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.bots.errors import PluginError
 from arena.bots.player_spec import check_in_process
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
@@ -38,6 +39,8 @@ def shootout_share(registry: Registry, players: list[str], games: int, seed: int
         spec = registry.get(name)
         check_in_process(spec)
         if options:
+            if spec.factory is None:  # check_in_process refuses a player without one
+                raise PluginError(f"player {name!r} has no factory to take the options {options}")
             spec = dataclasses.replace(spec, factory=functools.partial(spec.factory, **options))
         specs[name] = spec
     rules = Rules.preset(preset)

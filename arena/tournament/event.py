@@ -72,7 +72,8 @@ def roster_of(registry: Registry, names: list[str]) -> list[dict]:
     out = []
     for name in names:
         spec = registry.get(base_player(name))
-        entry = {"name": name, "plugin": spec.plugin, "version": spec.version, "code_hash": spec.code_hash()}
+        entry: dict[str, object] = {"name": name, "plugin": spec.plugin, "version": spec.version,
+                                    "code_hash": spec.code_hash()}
         if spec.name != name:
             entry["base"] = spec.name
         if spec.options:

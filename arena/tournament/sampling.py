@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.game.seeds import sample_seed
+from arena.tournament.errors import ScheduleError
 from arena.tournament.schedule import Cell
 
 # ---------------------------------------------------------------- budget
@@ -119,6 +120,8 @@ class _Sampler:
         found = self.extend(must, met, (tie, at_level, set()))
         if found is None:
             found = self.extend((), dict.fromkeys(pool, 0), (tie, frozenset(pool), self.dead))
+        if found is None:
+            raise ScheduleError(f"every table of {k} from {len(pool)} players is used already")
         chosen = frozenset(found)
         self.used.add(chosen)
         self.seen.update(chosen)

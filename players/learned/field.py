@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 
-from arena import Game, Rules
+from arena import Bot, Game, Rules
 
 from players.heuristic import HeuristicBot
 from players.policy import HEURISTIC, HIGH, LOW, RANDOM
 from players.simple import HighBot, LowBot, RandomBot
 
-BOTS = {"heuristic": HeuristicBot, "high": HighBot, "low": LowBot, "random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"heuristic": HeuristicBot, "high": HighBot, "low": LowBot, "random": RandomBot}
 KINDS = {"heuristic": HEURISTIC, "high": HIGH, "low": LOW, "random": RANDOM}
 LADDER = tuple(itertools.combinations(sorted(BOTS), 3))
 """The ladder's four tables of three opponents."""

@@ -94,7 +94,8 @@ class Net:
             arrays["adam_t"] = np.array(self.t)
             arrays.update(extra)
         tmp = Path(path).with_suffix(".tmp.npz")
-        np.savez(tmp, **arrays)
+        # numpy's stub matches **arrays against savez's allow_pickle (a bool); every key here names an array
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
     @classmethod

@@ -192,7 +192,7 @@ class _Explorer(Bot):
         super().__init__(0)
         self.fallback = HeuristicBot(0)
         self.trainer, self.r, self.seat, self.kinds = trainer, rng, seat, kinds
-        self.rows = None
+        self.rows: np.ndarray | None = None
 
     def observe(self, game, view) -> None:
         """Before acting: the features and each legal card's rollout target."""
