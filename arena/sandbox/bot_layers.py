@@ -13,7 +13,7 @@ import sys
 try:
     import resource
 except ImportError:  # Windows: confine() skips every layer before one needs it
-    resource = None
+    resource = None  # type: ignore[assignment]  # never read there
 from collections.abc import Iterable
 
 from arena.sandbox import landlock, linux, seccomp
@@ -153,7 +153,8 @@ def _namespaces() -> str:
 def _limit_value(name: str, limits: Limits) -> int | None:
     mib = {"rlimit_as": limits.memory_mb, "rlimit_fsize": limits.file_size_mb}
     if name in mib:
-        return None if mib[name] is None else mib[name] * _MIB
+        mib_value = mib[name]
+        return None if mib_value is None else mib_value * _MIB
     return {"rlimit_cpu": limits.cpu_seconds, "rlimit_nofile": limits.open_files,
             "rlimit_core": 0, "rlimit_nproc": limits.processes}[name]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from arena.bots.output_log import OutputLog
 from arena.game.status import Status
-from arena.sandbox.botproc import read_answer
+from arena.sandbox.botproc import BotProcess, read_answer
 from arena.sandbox.timing import WALL_FACTOR
 
 
@@ -26,7 +26,8 @@ class GameOutput:
     def __init__(self) -> None:
         self.log: OutputLog | None = None
         self.last = ""
-        self._ending = None  # (process, what send() returned, CPU allowance) of a finish not yet answered
+        # (process, what send() returned, CPU allowance) of a finish not yet answered
+        self._ending: tuple[BotProcess, tuple[float, float, str | None], float] | None = None
 
     def begin(self) -> None:
         self.log = OutputLog()

@@ -45,7 +45,7 @@ class IdleProcesses:
         """(a live process that never played ``deal``, woken; or None), and dead ones found."""
         dead: list[BotProcess] = []
         for proc in reversed(self._procs):  # the most recently used first
-            if deal in proc.deals:
+            if deal in proc.deals:  # type: ignore[operator]  # park() keeps only processes with a set of deals
                 continue
             self._procs.remove(proc)
             if proc.alive() and _signal(proc, signal.SIGCONT):
@@ -75,7 +75,9 @@ def goes_on(proc: BotProcess, deal, backstop: float | None) -> bool:
 
 def spent(proc: BotProcess, backstop: float | None) -> bool:
     """Whether the process has used more than half its CPU backstop (it is then ended, not kept)."""
-    used = None if backstop is None else proc.cpu()
+    if backstop is None:
+        return False
+    used = proc.cpu()
     return used is not None and used > backstop / 2
 
 

@@ -14,9 +14,18 @@ import signal
 import subprocess
 import time
 from collections.abc import Collection
+from typing import Protocol
 
 
-def kill_group(target: int | subprocess.Popen, *, timeout: float = 2.0) -> int | None:
+class Leader(Protocol):
+    """What kill_group takes besides a pid: a ``Popen``, or a zygote's child used as one."""
+
+    pid: int
+
+    def wait(self, timeout: float | None = ...) -> int: ...
+
+
+def kill_group(target: int | Leader, *, timeout: float = 2.0) -> int | None:
     """SIGKILL the group led by target and reap it; the leader's exit status.
 
     ``target``: the pid of a child of ours, its ``Popen``, or an object used as
@@ -113,7 +122,7 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _wait_leader(target: int | subprocess.Popen, deadline: float) -> int | None:
+def _wait_leader(target: int | Leader, deadline: float) -> int | None:
     if not isinstance(target, int):  # a Popen, or a zygote's child used as one
         try:
             return target.wait(timeout=max(0.0, deadline - time.monotonic()))

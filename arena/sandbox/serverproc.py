@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Set as AbstractSet
 
 from arena.bots.reply import Reply
 from arena.game.status import Status
@@ -143,7 +144,7 @@ class ForkServer:
         return f"{what}: the bot process {describe_exit(code)}"
 
     # ---------------------------------------------------------------- games
-    def start_game(self, timeout: float = 10.0, keep: set[int] = frozenset()) -> BotProcess | str:
+    def start_game(self, timeout: float = 10.0, keep: AbstractSet[int] = frozenset()) -> BotProcess | str:
         """A fresh game process (its pipes and pid), or why it could not start.
 
         ``keep``: the client's frozen game processes; every other process under
@@ -166,7 +167,7 @@ class ForkServer:
     def _thaw(self) -> None:
         _signal(self.server_pid, signal.SIGCONT)
 
-    def _start_game(self, timeout: float, keep: set[int]) -> BotProcess | str:
+    def _start_game(self, timeout: float, keep: AbstractSet[int]) -> BotProcess | str:
         opened: list[int] = []
         cmd_r, cmd_w = _pipe(opened)
         reply_r, reply_w = _pipe(opened)
@@ -191,10 +192,11 @@ class ForkServer:
             if pid is not None:
                 self.end_game(pid)
             return problem
+        game: int = pid  # type: ignore[assignment]  # no problem: the game's pid was found
         try:
-            proc = BotProcess.adopt(pid, cmd_w, reply_r, log_r, lambda: self.end_game(pid),
+            proc = BotProcess.adopt(game, cmd_w, reply_r, log_r, lambda: self.end_game(game),
                                     log_cap=self._log_cap)
-            self.games.add(pid)
+            self.games.add(game)
             return proc
         except (OSError, RuntimeError) as e:  # e.g. no thread left for its log drain
             for fd in (cmd_w, reply_r, log_r):
@@ -202,7 +204,7 @@ class ForkServer:
                     os.close(fd)
                 except OSError:
                     pass
-            self.end_game(pid)
+            self.end_game(game)
             return f"could not watch the game process: {e}"
 
     def _let_go(self, pid: int, cmd: int, timeout: float = 5.0) -> str | None:
@@ -219,8 +221,9 @@ class ForkServer:
             return f"could not start the game process: {e}"
         return None
 
-    def _game_pid(self, keep: set[int]) -> int | None:
-        kids = [p for p in processes.thread_children(self.server_pid) if p not in keep]
+    def _game_pid(self, keep: AbstractSet[int]) -> int | None:
+        server: int = self.server_pid  # type: ignore[assignment]  # start_game checked it runs
+        kids = [p for p in processes.thread_children(server) if p not in keep]
         return kids[0] if len(kids) == 1 else None
 
     def end_game(self, pid: int) -> int | None:
@@ -234,7 +237,7 @@ class ForkServer:
             _kill(pid)
         return code
 
-    def clear(self, keep: set[int] = frozenset()) -> None:
+    def clear(self, keep: AbstractSet[int] = frozenset()) -> None:
         """Kill every process under the server but the frozen game processes in keep
         (the last game's, any the bot left), and wait until they are gone."""
         if self.server_pid is None:

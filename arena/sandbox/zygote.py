@@ -142,7 +142,7 @@ def _become(ctl: socket.socket, entry, fds: list[int], env: dict[str, str] | Non
         for low, high in zip(keep, keep[1:] + [1 << 16]):
             os.closerange(low + 1, high)
         args = [*(str(fd) for fd in passed), str(os.getppid())]
-        sys.argv[:] = [sys.modules[entry.__module__].__file__, *args]
+        sys.argv[:] = [sys.modules[entry.__module__].__file__, *args]  # type: ignore[list-item]  # entries are files
         code = entry(args)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
 from arena.sandbox import processes
 from arena.sandbox.botproc import clean_command, scrubbed_env
@@ -84,7 +85,7 @@ class Zygote:
             return int(answer["exit"])
         raise OSError(f"the zygote could not wait for process {pid}: {answer.get('error', answer)}")
 
-    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+    def _ask(self, request: dict, fds: Sequence[int] = ()) -> dict:
         with self.lock:
             if self.broken:
                 raise OSError(self.broken)
@@ -131,11 +132,12 @@ class Child:
 
     def wait(self, timeout: float | None = None) -> int:
         deadline = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
+        while (code := self.poll()) is None:
             if deadline is not None and time.monotonic() >= deadline:
-                raise subprocess.TimeoutExpired(self.args, timeout)
+                # as Popen's: args holds the pid (an int); timeout is set where deadline is
+                raise subprocess.TimeoutExpired(self.args, timeout)  # type: ignore[arg-type]
             time.sleep(0.002)
-        return self.returncode
+        return code
 
 
 def _orphan_status(pid: int) -> int | None:
@@ -156,7 +158,7 @@ def environment() -> dict[str, str]:
     return scrubbed_env("/tmp")
 
 
-def spawn(entry: str, stdio: tuple[int, int, int], fds: list[int] = (), *,
+def spawn(entry: str, stdio: tuple[int, int, int], fds: Sequence[int] = (), *,
           env: dict[str, str] | None = None, python: str | None = None) -> Child:
     """``entry`` (``"keeper"``, ``"plugin-host"``) forked from this process's zygote for ``python``.
 
