@@ -8,6 +8,7 @@ every :data:`PLAIN_EVERY` seconds of the run and one at the end.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -36,9 +37,11 @@ def summary(p, width: int | None = None) -> str:
     leader = f"leader {p.leader or '-'}"
     parts = [f"{clock(p.elapsed)} elapsed", f"{clock(p.remaining)} left", f"{p.rate:.1f} games/s",
              f"faults {p.faults}"]
+    if width is None:
+        return ", ".join([*parts, leader])
     for drop in ([], [2], [1, 2], [1, 2, 3], [0, 1, 2, 3]):
         text = ", ".join([*(x for i, x in enumerate(parts) if i not in drop), leader])
-        if width is None or len(text) <= width:
+        if len(text) <= width:
             return text
     return text[:max(1, width - 1)] + "…"
 
@@ -67,17 +70,17 @@ class LiveProgress:
 
         count = len(f"{self.total}/{self.total}")
         self.room = self.console.width - len("games") - _BAR - count - 3  # what the figures may take
-        self.bar = Progress(
+        bar = self.bar = Progress(
             TextColumn("games"), BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=_BAR)),
             TextColumn("{task.completed}/{task.total}", table_column=Column(no_wrap=True, min_width=count)),
             TextColumn("{task.fields[info]}", table_column=Column(no_wrap=True, overflow="ellipsis")),
             transient=False, console=self.console, expand=True)
-        self.bar.start()
-        self.task = self.bar.add_task("games", total=self.total, completed=self.done, info="")
-        return self._bar
+        bar.start()
+        self.task = bar.add_task("games", total=self.total, completed=self.done, info="")
+        return functools.partial(self._bar, bar)
 
-    def _bar(self, p) -> None:
-        self.bar.update(self.task, completed=p.done, info=summary(p, self.room))
+    def _bar(self, bar: Progress, p) -> None:
+        bar.update(self.task, completed=p.done, info=summary(p, self.room))
 
     def _line(self, p) -> None:
         """A plain line now and then (by the run's own clock) and at the end."""

@@ -58,7 +58,7 @@ from collections.abc import Callable
 try:
     import resource
 except ImportError:  # Windows: discovery needs a POSIX system anyway
-    resource = None
+    resource = None  # type: ignore[assignment]  # a module or None: every use checks it first
 
 import pluggy
 
@@ -282,6 +282,8 @@ def plugin_factory(plugin: str, entry_point: str, player: str) -> Callable[..., 
     problems: list[PluginProblem] = []
     for spec in offered_players(pm, plugin, problems):
         if spec.name == player:
+            if spec.factory is None:
+                raise PluginError(f"plugin {plugin}'s player {player!r} has no factory to run")
             return spec.factory
     why = f" ({problems[0].message})" if problems else ""
     raise PluginError(f"plugin {plugin} does not offer player {player!r}{why}")

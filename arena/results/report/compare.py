@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.results.errors import CompareError
 from arena.results.report.plot import llr_figure, svg_data_uri
 from arena.results.stats.paired import META_KEY, CompareTest, figures_lines, tally
 from arena.results.store.database import Store
@@ -21,5 +22,9 @@ def compare_section(store: Store) -> dict[str, Any] | None:
         return None
     size = (store.meta("spec") or {}).get("table_sizes", [4])[0]
     f = tally(CompareTest.from_dict(stored), size, store.records()).figures()
-    img = svg_data_uri(llr_figure(f.llrs, f.lower, f.upper)) if f.llrs else None
+    img = None
+    if f.llrs:
+        if f.lower is None or f.upper is None:
+            raise CompareError(f"the comparison in {store.path} has LLRs but no SPRT bounds")
+        img = svg_data_uri(llr_figure(f.llrs, f.lower, f.upper))
     return {"lines": figures_lines(f), "img": img}

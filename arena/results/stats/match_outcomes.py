@@ -34,15 +34,16 @@ def _outcome(row: dict, hands: list[Outcome]) -> Outcome:
     last = max(ranks)
     loser = ranks.index(last) if ranks.count(last) == 1 and n > 1 else None
     penalty = tuple(3 if s == loser else min(r, 2) for s, r in enumerate(ranks))
-    faults = [defaultdict(int) for _ in range(n)]
+    faults: list[defaultdict[str, int]] = [defaultdict(int) for _ in range(n)]
     plays, cpu = [0] * n, [0.0] * n
     for o in hands:
         for s in range(n):
             for kind, count in o.faults[s].items():
                 faults[s][kind] += count
-            if o.decision_ms[s] is not None:
+            ms = o.decision_ms[s]
+            if ms is not None:
                 plays[s] += o.plays[s]
-                cpu[s] += o.decision_ms[s] * o.plays[s]
+                cpu[s] += ms * o.plays[s]
     return Outcome(index=row["idx"], seats=tuple(row["seats"]), ranks=ranks, loser=loser, table_size=n,
                    rules=row["rules"], penalty=penalty, faults=tuple(dict(f) for f in faults),
                    decision_ms=tuple(cpu[s] / plays[s] if plays[s] else None for s in range(n)),

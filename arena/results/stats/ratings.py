@@ -236,7 +236,7 @@ def _tally(tallies: dict, o: Outcome, keys: Sequence[Hashable]) -> None:
             for kind, count in faults[seat].items():
                 t.faults[kind] += count
         if decision_ms[seat] is not None:
-            t.play_ms += decision_ms[seat] * plays[seat]
+            t.play_ms += decision_ms[seat] * plays[seat]  # type: ignore[operator]  # not None: checked above
             t.plays += plays[seat]
 
 
@@ -309,7 +309,8 @@ def history(outcomes: Iterable[Outcome], **params: float) -> tuple[HistoryPoint,
     def record(o: Outcome, keys: Sequence[Hashable], ratings: dict) -> None:
         for k in keys:
             rating = trueskill.Rating(*ratings[k])
-            points.append(HistoryPoint(o.index, k, rating.mu, rating.sigma))
+            # keyed by _by_player: each key is a player's name, a str
+            points.append(HistoryPoint(o.index, k, rating.mu, rating.sigma))  # type: ignore[arg-type]
 
     _run(in_order(outcomes), _by_player, RatingParams(**params), record)
     return tuple(points)

@@ -50,6 +50,7 @@ import math
 from collections.abc import Callable
 from functools import lru_cache
 from operator import eq
+from typing import Any
 
 import trueskill
 from trueskill import DELTA, Rating, backends, calc_draw_margin
@@ -65,7 +66,7 @@ class FreeForAll:
         self.builtin = env.cdf is backends.cdf and env.pdf is backends.pdf
         self._constants = (env.beta ** 2, env.tau ** 2, min_delta, calc_draw_margin(env.draw_probability, 2, env),
                            env.cdf, env.pdf, env.v_draw, env.w_draw, env.w_win)
-        self._made: dict[tuple, object] = {}
+        self._made: dict[tuple, Callable[[list, list[int]], list[tuple[float, float]]]] = {}
 
     @property
     def start(self) -> tuple[float, float]:
@@ -111,7 +112,7 @@ def program(ties: tuple[bool, ...], builtin: bool, from_args: bool) -> Program:
     players at rank positions ``x`` and ``x + 1`` tie; called with the environment's constants
     (:data:`_CONSTANTS`). ``builtin``: write out ``trueskill``'s own pure-Python ``cdf`` and ``pdf``
     (else the constants' ``cdf_of`` and ``pdf_of`` are called)."""
-    namespace = {"_sqrt": math.sqrt, "_exp": math.exp, "INF": float("inf"), "_SQRT2": _SQRT2, "_PDF": _PDF}
+    namespace: dict[str, Any] = {"_sqrt": math.sqrt, "_exp": math.exp, "INF": float("inf"), "_SQRT2": _SQRT2, "_PDF": _PDF}
     exec(compile(source(ties, builtin, from_args), f"<trueskill program {len(ties) + 1}>", "exec"), namespace)
     return namespace["make"]
 
