@@ -81,9 +81,9 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live progress display."),
 ) -> None:
     """Run a tournament and print its rating table."""
-    deals = int(deals) if deals is not None and deals.strip().isdigit() else deals
+    deals_given = int(deals) if deals is not None and deals.strip().isdigit() else deals
     flags = spec_overrides(name=name, seed=seed, rules=rules, players=players_, table_sizes=table_sizes,
-                           format=format_, candidates=candidates, deals=deals, budget=budget, house=house,
+                           format=format_, candidates=candidates, deals=deals_given, budget=budget, house=house,
                            fault_policy=fault_policy, max_faults=max_faults, tau=tau,
                            draw_probability=draw_probability, jobs=jobs, sandbox=sandbox, batch=batch, backend=backend,
                            scheduler=scheduler, match_points=match_points, match_score=match_score, sealed=sealed)
@@ -249,10 +249,13 @@ class _Live:
         return False
 
     def table(self) -> None:
-        if self.display.quiet:
+        display, t = self.display, self.t
+        if display is None or t is None:
+            raise UserError("the rating table asked for before the run started")
+        if display.quiet:
             return
         fmt, grid = grid_for(AUTO, False)
-        with Store(self.t.folder) as store:
+        with Store(t.folder) as store:
             self.say(ratings_text(store, fmt, columns=rating_columns(False), grid=grid))
 
     def say(self, text: str) -> None:

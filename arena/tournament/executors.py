@@ -148,7 +148,7 @@ class LocalExecutor:
                 games += drain.take()
             if games:
                 deliver(games)
-        dead = ended(self._started) if self._pool is not None else []
+        dead: list = ended(self._started) if self._pool is not None else []
         if dead:
             self._restart(dead)
 
@@ -166,12 +166,14 @@ class LocalExecutor:
         pool.apply_async(fn, args, callback=partial(self._settle, fut, pool, drain, False),
                          error_callback=partial(self._settle, fut, pool, drain, True))
 
-    def _settle(self, fut: Future, pool, drain: Drain, failed: bool, value) -> None:
+    def _settle(self, fut: Future, pool, drain: Drain | None, failed: bool, value) -> None:
         """The pool's result thread: a task's result or error, unless it came from a pool since replaced.
         A :class:`Streamed` result is settled once its games were read off the stream, as the games
         that were not streamed (the coordinator takes the drain's games before it looks at a batch)."""
         here = True
         if not failed and isinstance(value, Streamed):
+            if drain is None:  # a batch streams its games only to a pool made with a stream
+                raise TournamentError("a batch streamed its games to a pool without a stream")
             here = drain.wait_for(value.indices, STREAM_PATIENCE)
         with self._lock:
             if pool is not self._pool or self._tasks.pop(fut, None) is None:

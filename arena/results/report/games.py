@@ -26,7 +26,7 @@ from arena.results.errors import ReportError
 SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 _SHOW_ORDER = (3, 2, 0, 1)
 """Suits left to right in a shown hand: spades, hearts, clubs, diamonds (black, red, black, red)."""
-_REASONS = {"shootout": "shootout: no suit in common with the last opponent",
+_REASONS: dict[str | None, str] = {"shootout": "shootout: no suit in common with the last opponent",
             "drawn_cut": "cut on a drawn lead with two players left",
             "simultaneous": "every hand emptied on one trick; the highest card of it loses",
             "forfeit": "forfeited after too many faults", "last_player": "last player holding cards"}
@@ -148,8 +148,11 @@ class _Steps:
             self.snap(m, "pickup", f"{self.who(picker)} faulted and picks up the trick's {len(cards)} card(s) "
                       f"as a penalty: {shown}.", j, pick=picker, gone=2)
             return
-        self.snap(m, "pickup", f"{self.who(m.cutter)} cut, so {self.who(picker)} (highest of the led suit) "
-                  f"PICKS UP {len(cards)} card(s): {shown}.", j, pick=picker, cut=m.cutter, gone=2)
+        cutter = m.cutter
+        if cutter is None:
+            raise ReportError(f"a pick-up (step {j}) not by a fault and after no cut")
+        self.snap(m, "pickup", f"{self.who(cutter)} cut, so {self.who(picker)} (highest of the led suit) "
+                  f"PICKS UP {len(cards)} card(s): {shown}.", j, pick=picker, cut=cutter, gone=2)
 
     def _draw(self, m: Moment, j: int) -> None:
         e = m.event
@@ -220,7 +223,7 @@ class _Steps:
 
 def _by(e: dict) -> str:
     return {"fault": " (a random legal card, after the fault)",
-            "auto": " (played for the forfeited seat)"}.get(e.get("by"), "")
+            "auto": " (played for the forfeited seat)"}.get(e.get("by", ""), "")
 
 
 def replay_steps(record: dict, index: int = 0) -> list[dict]:
