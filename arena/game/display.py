@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game.cards import SUIT_OF_TEXT, SUIT_SYMBOLS, card, sort_hand
+from arena.game.cards import SUIT_OF_TEXT, SUIT_SYMBOLS, Card, card, sort_hand
 from arena.game.rules import Rules
 from arena.game.rulings import rule_flags
 
@@ -32,7 +32,7 @@ def pretty(text: str) -> str:
     return card(text).pretty
 
 
-def hand_text(texts: Iterable[str]) -> str:
+def hand_text(texts: Iterable[Card | int | str]) -> str:
     """A hand grouped by suit, high cards first: ``♠ A K 4  ♥ 10 3``."""
     cards = sort_hand(card(t) for t in texts)
     groups: dict[int, list[str]] = {}

@@ -79,47 +79,47 @@ class BhabhiEnv(AECEnv):
             self._next_seed = check_seed(seed)
         self.seed_used = self._next_seed
         self._next_seed += 1
-        self.table = Table(self.rules, self.players, self.seed_used)
+        self.table = table = Table(self.rules, self.players, self.seed_used)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.table.current]
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[table.current]  # type: ignore[index]  # a new deal has a turn
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
+        table = self._table()
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         table.step(action, self.fault)
-        if table.over:
-            result = table.game.result
+        result = table.game.result
+        if result is not None:  # table.over
             for a, r in zip(self.possible_agents, rewards(result, self.reward_kind)):
                 self.rewards[a] = r
                 self.terminations[a] = True
                 self.infos[a] = {"result": result.to_dict()}
         else:
-            self.agent_selection = self.possible_agents[table.current]
+            self.agent_selection = self.possible_agents[table.current]  # type: ignore[index]  # not over: a turn
         self._accumulate_rewards()
 
     # ------------------------------------------------------------- observations
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        facts = self.table.facts(self._seat[agent])      # the view's fields, without making the view
+        facts = self._table().facts(self._seat[agent])      # the view's fields, without making the view
         return {"observation": encode(facts), "action_mask": action_mask(facts)}
 
     def view(self, agent: str) -> PlayerView:
         """The agent's structured view: what a bot in its seat is shown now."""
-        return self.table.view(self._seat[agent])
+        return self._table().view(self._seat[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        game = self.table.game
+        game = self._table().game
         lines = [f"{self.rules.name}, deal {self.seed_used}, "
                  + ("over" if game.is_over else f"{self.agent_selection} to {game.decision}")]
         lines += [f"  seat {s}: {hand_text(game.hand(s))}" for s in range(self.players)]
@@ -128,3 +128,9 @@ class BhabhiEnv(AECEnv):
 
     def close(self) -> None:
         self.table = None
+
+    def _table(self) -> Table:
+        table = self.table
+        if table is None:
+            raise EnvError("no game: call reset() first")
+        return table

@@ -78,8 +78,9 @@ class Batch:
         self.done[:] = False
         for i, (table, action) in enumerate(zip(self.tables, actions.tolist())):
             table.game.apply(CARDS[action] if action < NO_TAKE else action == TAKE)  # legal: checked on the masks
-            if table.over:
-                self.rewards[i] = rewards(table.game.result, self.reward_kind)
+            result = table.game.result
+            if result is not None:  # table.over
+                self.rewards[i] = rewards(result, self.reward_kind)
                 self.done[i] = True
                 self.finished += 1
                 self.deals[i] += self.size
@@ -90,9 +91,14 @@ class Batch:
     def _observe(self) -> None:
         """Write every game's observation, mask and seat: each game's parts first, then the card planes
         of all of them unpacked, the other numbers converted, and the masks set, in one call each."""
-        raws, tails, at, legal, seats = [], [], [], [], []
+        raws: list[bytes] = []
+        tails: list[float] = []
+        at: list[int] = []
+        legal: list[int] = []
+        seats: list[int] = []
         for i, table in enumerate(self.tables):
-            seat = table.current
+            # every game has a decision (an ended one is dealt anew): never None
+            seat: int = table.current  # type: ignore[assignment]
             facts = table.facts(seat)
             raw, tail = parts(facts)
             raws.append(raw)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from arena.game.cards import CARDS, DECK_MASK, PACK, mask_of
 from arena.game.rules import CHOICES
 from arena.game.rulings import rule_flags
 from arena.game.views import PlayerView
+
+if TYPE_CHECKING:
+    from arena.rl.table import Facts
 
 CARD_SLOTS = len(CARDS)
 """104: every card id of two packs."""
@@ -106,7 +110,7 @@ def rule_bits(rules) -> np.ndarray:
     return array
 
 
-def encode(view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
+def encode(view: PlayerView | Facts, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``view`` (written into ``out`` when given: a row of a batch). It reads
     only the view's fields (:class:`arena.rl.table.Facts` has them without the view)."""
     if out is None:
@@ -118,7 +122,7 @@ def encode(view: PlayerView, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-def parts(view: PlayerView) -> tuple[bytes, list[float]]:
+def parts(view: PlayerView | Facts) -> tuple[bytes, list[float]]:
     """The observation of ``view`` but its ``rules``, in two parts: the card planes packed (little-endian
     bits, 13 bytes a plane) and the numbers from ``seats`` to ``players`` (a batch unpacks many at once)."""
     seat, n = view.seat, view.players
@@ -136,7 +140,7 @@ def parts(view: PlayerView) -> tuple[bytes, list[float]]:
     return b"".join([m.to_bytes(_CARD_BYTES, "little") for m in masks]), tail
 
 
-def _seats(view: PlayerView, order: list[int]) -> list[float]:
+def _seats(view: PlayerView | Facts, order: list[int]) -> list[float]:
     """The ``seats`` field, slot by slot (:data:`SEAT_FEATURES`), as a list to add the rest to."""
     n, cards = view.players, float(PACK * view.rules.decks)
     sizes, hidden, voids, active = view.hand_sizes, view.hidden_draws, view.void_masks, view.active
@@ -157,7 +161,7 @@ def _seats(view: PlayerView, order: list[int]) -> list[float]:
     return row
 
 
-def action_mask(view: PlayerView) -> np.ndarray:
+def action_mask(view: PlayerView | Facts) -> np.ndarray:
     """1 for each legal action of ``view`` (``int8``, :data:`ACTIONS` long; all 0 when it is not this seat's turn)."""
     mask = np.zeros(ACTIONS, dtype=np.int8)
     for a in view.legal:

@@ -43,7 +43,8 @@ from arena.rl.table import Table, check_illegal, check_seed, table_rules
 class SeatEnv(gymnasium.Env):
     """One seat of Bhabhi against named players; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    # gymnasium declares it an instance variable; every env sets it on the class
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}  # type: ignore[misc]
 
     def __init__(self, rules: str | Rules = "getaway", opponents: Sequence[str] = ("heuristic",) * 3,
                  seat: int = 0, seed: int = 0, reward: str = "bhabhi", registry=None,
@@ -79,7 +80,7 @@ class SeatEnv(gymnasium.Env):
         while True:
             self._deal(self._next_seed)
             self._next_seed += 1
-            if not self.table.over:
+            if not self._table().over:
                 return self._observation(), self._info()
 
     def _deal(self, deal: int) -> None:
@@ -106,7 +107,7 @@ class SeatEnv(gymnasium.Env):
 
     def view(self) -> PlayerView:
         """The learner's structured view now."""
-        return self.table.view(self.seat)
+        return self._table().view(self.seat)
 
     def close(self) -> None:
         self._close_clients()
@@ -114,7 +115,7 @@ class SeatEnv(gymnasium.Env):
     # ------------------------------------------------------------------ inside
     def _others(self) -> None:
         """Let the named players act until it is the learner's turn or the game is over."""
-        game = self.table.game
+        game = self._table().game
         state = game.state
         while state.cur is not None and state.cur != self.seat:
             s = state.cur
@@ -131,7 +132,7 @@ class SeatEnv(gymnasium.Env):
 
     def _events(self, seat: int):
         """The events ``seat``'s client has not had yet: the game's tuples in-process, else dicts."""
-        game = self.table.game
+        game = self._table().game
         start, stop = self._sent[seat], len(game.events)
         self._sent[seat] = stop
         if type(self.clients[seat]) is InProcessClient:
@@ -139,12 +140,18 @@ class SeatEnv(gymnasium.Env):
         return game.seat_events(seat, start)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        facts = self.table.facts(self.seat)
+        facts = self._table().facts(self.seat)
         return {"observation": encode(facts), "action_mask": action_mask(facts)}
 
     def _info(self) -> dict:
-        game = self.table.game
+        game = self._table().game
         return {"result": game.result.to_dict()} if game.result is not None else {}
+
+    def _table(self) -> Table:
+        table = self.table
+        if table is None:
+            raise EnvError("no game: call reset() first")
+        return table
 
     def _close_clients(self) -> None:
         for client in self.clients.values():

@@ -15,15 +15,15 @@ observations (:mod:`arena.rl.encoding`) are made from it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.game import events as ev
-from arena.game.cards import CARDS
+from arena.game.cards import CARDS, Card
 from arena.game.engine import Game
 from arena.game.knowledge import SeatKnowledge
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.game.state import TAKE as TAKE_DECISION
-from arena.game.views import PlayerView
+from arena.game.views import Action, PlayerView
 from arena.rl.encoding import ACTIONS, CARD_SLOTS, NO_TAKE, TAKE, action_of
 from arena.rl.errors import EnvError
 
@@ -53,7 +53,28 @@ class Facts:
     __slots__ = ("seat", "players", "rules", "known_masks", "trick", "seen_mask", "pile_mask", "hand_sizes",
                  "hidden_draws", "void_masks", "active", "out", "decision", "legal", "led_suit", "trump",
                  "first_trick", "next_leader")
-    winning = PlayerView.winning
+    seat: int
+    players: int
+    rules: Rules
+    known_masks: list[int]
+    trick: list[tuple[int, Card]]
+    seen_mask: int
+    pile_mask: int
+    hand_sizes: list[int]
+    hidden_draws: list[int]
+    void_masks: list[int]
+    active: list[bool]
+    out: list[int]
+    decision: str | None
+    legal: tuple[Action, ...]
+    led_suit: int | None
+    trump: int | None
+    first_trick: bool
+    next_leader: int | None
+    if TYPE_CHECKING:  # PlayerView.winning reads only these fields
+        def winning(self) -> tuple[int, Card] | None: ...
+    else:
+        winning = PlayerView.winning
 
 
 def table_rules(rules: str | Rules, players: int, presets: Presets | None = None, **options: Any) -> Rules:

@@ -58,12 +58,11 @@ class BotProcess:
 
     tmpdir: str | None  # None: a fork server's game process (adopt), not our child
     proc: subprocess.Popen | None
-    _killer: Callable[[], int | None] | None  # set by adopt, where proc is None
 
     def __init__(self, init: dict, *, python: str | None = None, log_cap: int = LOG_CAP) -> None:
         """Start the process and queue ``init`` for it (raises OSError if it cannot start)."""
         self.tmpdir = tmpdir = tempfile.mkdtemp(prefix="arena-bot-")
-        self._killer = None
+        self._killer: Callable[[], int | None] | None = None  # adopt's, where proc is None
         fds: list[int] = []
         try:
             cmd_r, cmd_w = _pipe(fds)
@@ -120,7 +119,10 @@ class BotProcess:
         argv = clean_command(python, "arena.sandbox.host", cmd_r, rep_w, os.getpid())
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log_w, stderr=log_w,
                                 pass_fds=(cmd_r, rep_w), close_fds=True,
-                                start_new_session=True, cwd=tmpdir, env=scrubbed_env(tmpdir))
+                                start_new_session=True, cwd=tmpdir, env=self._env())
+
+    def _env(self) -> dict[str, str]:
+        return scrubbed_env(self.tmpdir)  # type: ignore[arg-type]  # only _spawn asks, with the folder made
 
     # ---------------------------------------------------------------- talking
     def ready(self, cpu_limit: float | None, wall_limit: float | None) -> Reply:

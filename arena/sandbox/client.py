@@ -5,24 +5,19 @@ that runs the bot under the OS limits of :mod:`arena.sandbox.limits`. What cross
 referee hands this seat (its own filtered events, its legal actions); what comes back is judged here and never
 trusted:
 
-- every call returns a :class:`~arena.bots.reply.Reply` whose status is ``ok`` or
-  a fault kind (``timeout``, ``crash``, ``malformed``; the referee's
-  ``check_reply`` finds ``illegal``); nothing a bot does raises here;
-- time is judged by :class:`~arena.sandbox.timing.Clock` on the process's CPU
-  time as the kernel counts it, with a wall-clock cap of 3x;
-- after a timeout, a crash or a garbled frame the process group is killed and
-  a fresh process started at once; it catches up on the seat's whole event
-  history when it is next asked, so the game goes on.
+- every call returns a :class:`~arena.bots.reply.Reply` whose status is ``ok`` or a fault kind (``timeout``,
+  ``crash``, ``malformed``; the referee's ``check_reply`` finds ``illegal``); nothing a bot does raises here;
+- time is judged by :class:`~arena.sandbox.timing.Clock` on the process's CPU time as the kernel counts it, with a
+  wall-clock cap of 3x;
+- after a timeout, a crash or a garbled frame the process group is killed and a fresh process started at once; it
+  catches up on the seat's whole event history when it is next asked, so the game goes on.
 
-No process ever plays two games of one deal. With namespaces, a fork server
-(:mod:`arena.sandbox.server`) that imported the bot clones game processes, each
-checked from outside (:mod:`arena.sandbox.audit`) before it is sent anything;
-a process goes on only to a deal it never played, else it is frozen while the
-client's other processes play (:mod:`arena.sandbox.pool`). Elsewhere a fresh
-interpreter plays each game. ``close`` kills everything. If the harness dies
-first, the bot dies with it: the zygote (:mod:`arena.sandbox.zygote`) kills
-its keepers, the server dies with its keeper, every game process with the
-server, the init of their PID namespace.
+No process ever plays two games of one deal. With namespaces, a fork server (:mod:`arena.sandbox.server`) that
+imported the bot clones game processes, each checked from outside (:mod:`arena.sandbox.audit`) before it is sent
+anything; a process goes on only to a deal it never played, else it is frozen while the client's other processes
+play (:mod:`arena.sandbox.pool`). Elsewhere a fresh interpreter plays each game. ``close`` kills everything. If the
+harness dies first, the bot dies with it: the zygote (:mod:`arena.sandbox.zygote`) kills its keepers, the server
+dies with its keeper, every game process with the server, the init of their PID namespace.
 """
 
 from __future__ import annotations
@@ -133,7 +128,7 @@ class SandboxClient:
 
     def _park(self) -> None:
         """Freeze the last game's process for a later deal, or end it."""
-        proc = self._proc
+        proc: BotProcess = self._proc  # type: ignore[assignment]  # begin() parks only a process it has
         if not self._forked or spent(proc, self.os_limits.cpu_seconds) or proc.ready_info is None:
             self._drop(respawn=not self._forked)
             return
@@ -243,18 +238,19 @@ class SandboxClient:
             self._start_failed = failure.detail
             self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
-        g = self._game
+        g: _Game = self._game  # type: ignore[assignment]  # begin() made it
+        proc: BotProcess = self._proc  # type: ignore[assignment]  # ready: _ensure_ready made it
         message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
                    "seed": g.seed, "events": g.events}
-        if self._proc.deals is not None:  # what this process will have seen
+        if proc.deals is not None:  # what this process will have seen
             if g.deal is None:
-                self._proc.deals = None
+                proc.deals = None
             else:
-                self._proc.deals.add(g.deal)
+                proc.deals.add(g.deal)
         reply = self._ask(message, "ok")
         if reply.ok:
-            self._proc.in_game = self._proc.served = True
-            self._proc.ends = not isinstance(reply.value, dict) or reply.value.get("ends") is not False
+            proc.in_game = proc.served = True
+            proc.ends = not isinstance(reply.value, dict) or reply.value.get("ends") is not False
         return reply
 
     def _ensure_ready(self) -> Reply | None:
@@ -272,19 +268,20 @@ class SandboxClient:
         elif self._proc is None and not self._spawn():
             return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
         startup = self._startup()
-        answer = self._proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
+        proc: BotProcess = self._proc  # type: ignore[assignment]  # forked or spawned above
+        answer = proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
         value = answer.value if isinstance(answer.value, dict) else {}
         problem = None
         if answer.ok and value.get("ready") is True:
             problem = self._audit()
             if problem is None:
-                self._proc.ready_info = value
+                proc.ready_info = value
                 self.confinement = merged_confinement(self._server_confinement, value.get("confinement"))
                 return None
         status = Status.CRASH if answer.ok else answer.status
         detail = problem or answer.detail or str(value.get("error") or "no ready answer")[:300]
         if status == Status.TIMEOUT:
-            detail = not_ready(startup, detail)
+            detail = not_ready(startup, detail)  # type: ignore[arg-type]  # a timeout had a limit
         self._drop(respawn=False)
         if problem is not None:
             self._drop_server()
@@ -304,9 +301,11 @@ class SandboxClient:
             ready = server.ready(startup, None if startup is None else WALL_FACTOR * startup)
             if not ready.ok:
                 self._drop_server()
-                detail = not_ready(startup, ready.detail) if ready.status == Status.TIMEOUT else ready.detail
+                detail = ready.detail
+                if ready.status == Status.TIMEOUT:
+                    detail = not_ready(startup, detail)  # type: ignore[arg-type]  # a timeout had a limit
                 return ready._replace(detail=f"start-up: {detail}")
-            self._server_confinement = server.ready_info.get("confinement")
+            self._server_confinement = server.ready_info.get("confinement")  # type: ignore[attr-defined]
         proc = server.start_game(keep=set(server.games))  # every sharing client's, live or frozen
         if isinstance(proc, str):
             self._drop_server()
@@ -321,9 +320,9 @@ class SandboxClient:
         """The harness's outside check of a forked game process (None: it holds)."""
         if not self._forked or self._server is None:
             return None
-        proc = self._proc
+        proc: BotProcess = self._proc  # type: ignore[assignment]  # the game process just started
         seccomp = "seccomp" not in self.os_limits.disable and detect().available("seccomp")
-        return audit.check_game(self._server.server_pid, proc.pid,
+        return audit.check_game(self._server.server_pid, proc.pid,  # type: ignore[arg-type]  # it runs
                                 (proc._cmd, proc._reply, proc.log.fd), seccomp=seccomp,
                                 others=set(self._server.games) - {proc.pid})
 
@@ -352,7 +351,8 @@ class SandboxClient:
         is a card's id comes back as the :class:`~arena.game.cards.Card` (what the referee checks first)."""
         clock = self._clock
         allowed = clock.allowed
-        answer = self._proc.request(message, allowed, None if allowed is None else WALL_FACTOR * allowed)
+        answer = self._proc.request(  # type: ignore[union-attr]  # asked only of a ready process
+            message, allowed, None if allowed is None else WALL_FACTOR * allowed)
         late = clock.charge(answer.cpu, answer.wall)
         value = answer.value
         if late is None and answer.status is _OK and type(value) is dict and len(value) == 1 and key in value:

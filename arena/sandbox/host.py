@@ -45,6 +45,7 @@ import os
 import signal
 import sys
 import traceback
+from collections.abc import Callable
 
 import arena
 from arena.bots.bot import Bot
@@ -109,9 +110,10 @@ class Host:
 
     def __init__(self, reply_fd: int, parent: int) -> None:
         self.reply, self.parent = reply_fd, parent
-        self.factory = None
-        self.bot = None
-        self.knowledge: SeatKnowledge | None = None
+        self.factory: Callable[..., Bot] | None = None  # start() loads it before any command is read
+        self.bot: Bot | None = None
+        # the seat's, from game(): the harness sends a game before any decide or finish
+        self.knowledge: SeatKnowledge = None  # type: ignore[assignment]
         self._rules: tuple[dict, Rules] | None = None
 
     def send(self, obj) -> None:
@@ -164,13 +166,13 @@ class Host:
     def game(self, m: dict) -> dict:
         """A new game: a fresh bot with the seed, fed the seat's events so far."""
         self.bot = None
-        self.knowledge = SeatKnowledge(m["seat"], m["players"], self.rules(m["rules"]), framed=True)
-        self.knowledge.feed_many(m["events"])
-        bot = self.factory(seed=m["seed"])
+        self.knowledge = knowledge = SeatKnowledge(m["seat"], m["players"], self.rules(m["rules"]), framed=True)
+        knowledge.feed_many(m["events"])
+        bot = self.factory(seed=m["seed"])  # type: ignore[misc]  # start() set it
         if not callable(getattr(bot, "act", None)):
             raise TypeError(f"the factory returned {type(bot).__name__}, expected an arena.Bot")
         self.bot = bot
-        bot.new_game(self.knowledge.view())
+        bot.new_game(knowledge.view())
         return {"ok": {"ends": ends(bot)}}
 
     def decide(self, m: dict) -> dict:
