@@ -43,7 +43,7 @@ from arena.tournament.worker import close_clients, streaming_to, this_process, u
 try:  # the plugin base class, when distributed is installed
     from distributed.diagnostics.plugin import WorkerPlugin as _WorkerPlugin
 except ImportError:  # pragma: no cover - exercised only without dask
-    _WorkerPlugin = object
+    _WorkerPlugin = object  # type: ignore[misc,assignment]  # a plain base when distributed is not installed
 
 INSTALL_HINT = "pip install 'dask[distributed]' (in a checkout: pip install -e '.[dask]')"
 PLUGIN_NAME = "bhabhi-arena"
@@ -268,7 +268,8 @@ def _one_line(exc) -> str:
 def _wrap(task) -> Future:
     """A ``concurrent.futures.Future`` fed by a Dask future (and cancelling it in turn)."""
     fut: Future = Future()
-    fut._dask_task = task  # keeps the Dask future (and so its result on the cluster) alive
+    # keeps the Dask future (and so its result on the cluster) alive; an attribute a Future's type does not declare
+    fut._dask_task = task  # type: ignore[attr-defined]
 
     def on_cancel(f: Future) -> None:
         if f.cancelled() and not task.done():
@@ -305,7 +306,7 @@ def _settle(fut: Future, task) -> None:
     else:
         _set(fut, value, None if kind == "ok" else WorkerMismatch(value))
     finally:
-        fut._dask_task = None
+        fut._dask_task = None  # type: ignore[attr-defined]  # set by _wrap, not declared on Future
 
 
 def _set(fut: Future, result, error: BaseException | None) -> None:

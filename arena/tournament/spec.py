@@ -182,6 +182,8 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
     rules_only = _rules_only(data, where)
     _backend_table(data, where)
     book = book_key(data, where)
+    booked: dict[str, Any] = {} if book is None else {"book": book.path, "book_sha256": book.sha256,
+                                                      "deal_book": book}
     spec = TournamentSpec(
         name=_name(data, where), players=_names(data, "players", where, required=True),
         seed=_int(data, "seed", where, 1, lo=0), rules=_rules(data, where, presets, rules_only),
@@ -194,8 +196,7 @@ def spec_from_dict(data: dict[str, Any], where: str = "tournament", presets: Pre
         tau=_float(data, "tau", where, 0.0), draw_probability=_float(data, "draw_probability", where, 0.001),
         backend=_choice(data, "backend", BACKENDS, where, "local"), scheduler=_scheduler(data, where),
         sealed=_sealed(data, where),
-        source=where, presets=presets, **match_keys(data, where), **({} if book is None else
-                                          {"book": book.path, "book_sha256": book.sha256, "deal_book": book}),
+        source=where, presets=presets, **match_keys(data, where), **booked,
     )
     spec = _cross_check(spec, where, house_given="house" in data)
     return spec if book is None else _cross_check(fit_book(spec, where), where, house_given="house" in data)
@@ -266,7 +267,8 @@ def _check_schedule(spec: TournamentSpec, where: str, house_given: bool) -> None
     try:
         spec.schedule_format()
     except ScheduleError as exc:
-        key = format_class(spec.format).spec_keys.get(exc.param, exc.param or "format")
+        param = exc.param
+        key = format_class(spec.format).spec_keys.get(param, param or "format") if param is not None else "format"
         reason = exc.reason
         if exc.param == "house":
             key = "house" if house_given else "table_sizes"

@@ -98,7 +98,7 @@ class Worker:
         self._lanes: dict[int, ThreadPoolExecutor] = {}  # per calling thread (a Dask worker has several);
         # long-lived: a bot's keeper dies with the thread that started it
         self._shares: dict = {}  # (calling thread, key) -> the SharedServer of its lanes' clients of one bot
-        self.sink: Callable[[bytes], None] | None = None
+        self.sink: Callable[[bytes | list], None] | None = None
         """Where each finished game goes as it finishes (packed, :func:`pack_games`); None: nowhere."""
 
     @property
@@ -179,7 +179,7 @@ class Worker:
         match = match_rules(spec)  # the same for every game of the batch
         games = [GameSpec(**{**g, "seats": tuple(g["seats"]), "seed_names": tuple(g.get("seed_names", ()))})
                  for g in payload["games"]]
-        read: dict[str, Rules] = {}  # the games of a batch mostly share their rules: each set read once
+        read: dict[bytes, Rules] = {}  # the games of a batch mostly share their rules: each set read once
         rules_of: dict[int, Rules] = {}
         for game in games:
             key = orjson.dumps(game.rules, option=orjson.OPT_SORT_KEYS)
@@ -235,7 +235,7 @@ class Worker:
 
 
 _CURRENT: ContextVar[Worker | None] = ContextVar("arena_worker", default=None)
-_SINK: ContextVar[Callable[[bytes], None] | None] = ContextVar("arena_sink", default=None)
+_SINK: ContextVar[Callable[[bytes | list], None] | None] = ContextVar("arena_sink", default=None)
 _PROCESS: list[Worker] = []  # this process's worker, made on first use
 
 
@@ -262,7 +262,7 @@ def running_on(worker: Worker) -> Iterator[Worker]:
 
 
 @contextmanager
-def streaming_to(target: Callable[[bytes], None] | None) -> Iterator[None]:
+def streaming_to(target: Callable[[bytes | list], None] | None) -> Iterator[None]:
     """Send the games finished here to ``target`` for a while (a Dask task's queue: one per
     tournament, though a Dask worker may serve several at once)."""
     token = _SINK.set(target)
@@ -272,7 +272,7 @@ def streaming_to(target: Callable[[bytes], None] | None) -> Iterator[None]:
         _SINK.reset(token)
 
 
-def sink() -> Callable[[bytes], None] | None:
+def sink() -> Callable[[bytes | list], None] | None:
     """Where the games finished here go as they finish: the task's, else the current worker's."""
     return _SINK.get() or current().sink
 
@@ -348,10 +348,10 @@ class StreamedSink:
 
     __slots__ = ("put",)
 
-    def __init__(self, put: Callable[[bytes], None]) -> None:
+    def __init__(self, put: Callable[[bytes | list], None]) -> None:
         self.put = put
 
-    def __call__(self, packed: bytes) -> None:
+    def __call__(self, packed: bytes | list) -> None:
         self.put(packed)
 
 

@@ -239,7 +239,7 @@ def _h2h(outs: list[Outcome], order: Sequence[str]) -> dict:
     h2h = head_to_head(outs)
     rows = []
     for row in order:
-        cells = []
+        cells: list[dict[str, object] | None] = []
         for col in order:
             p = h2h.get(row, col) if row != col else None
             if p is None:
@@ -257,7 +257,7 @@ def _h2h(outs: list[Outcome], order: Sequence[str]) -> dict:
 
 
 def _faults(store: Store, outs: list[Outcome], order: Sequence[str], logged: dict[int, list[int]]) -> dict:
-    counts = {p: dict.fromkeys(FAULT_KINDS, 0) for p in order}
+    counts: dict[str, dict[str, int]] = {p: {kind: 0 for kind in FAULT_KINDS} for p in order}
     for o in outs:
         for seat, player in enumerate(o.seats):
             for kind, n in o.faults[seat].items():
