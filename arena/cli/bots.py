@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -82,7 +83,7 @@ def check_bot_cmd(
     spec = reg.get(name)  # an unknown name: one line, with the closest known one
     if not sandbox:
         check_in_process(spec)  # a third-party bot: refused before anything starts
-    kwargs = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"),
+    kwargs: dict[str, Any] = dict(games=games, presets=chosen.get("rules"), table_sizes=chosen.get("table_sizes"),
                   repeat=repeat_games)
     typer.echo(f"check-bot {name}: {planned_games(**kwargs, table=reg.presets)} games ...", err=True)
     report = check_bot(name, registry=reg, seed=seed, limits=limits, sandbox=sandbox, **kwargs)

@@ -16,6 +16,7 @@ import time
 from arena.bots.bot import Bot
 from arena.game.engine import Game
 from arena.bots.player_spec import PlayerSpec
+from arena.plugins.errors import CheckError
 from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
@@ -68,7 +69,10 @@ def _position(rules: Rules, players: int) -> tuple[Game, int]:
     for _ in range(players * 3):
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
-    return game, game.current
+    seat = game.current
+    if seat is None:
+        raise CheckError(f"the bench's position for {players} players ended within {players * 3} plays")
+    return game, seat
 
 
 def _round_trips(rules: Rules, players: int, n: int) -> list[str]:
@@ -131,13 +135,17 @@ class _Timed:
     def finish(self, *args):
         return self.inner.finish(*args)
 
+    def game_log(self) -> str:
+        return self.inner.game_log()
+
     def close(self):
         return self.inner.close()
 
 
 def _games(rules: Rules, players: int, games: int) -> list[str]:
     spec = load().get("random")
-    rates, times = {}, {}
+    rates: dict[str, float] = {}
+    times: dict[str, list[float]] = {}
     for label, make in (("sandboxed", lambda: SandboxClient(spec)),
                         ("in-process", lambda: InProcessClient(spec))):
         times[label] = []

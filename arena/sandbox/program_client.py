@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import select
+from typing import TYPE_CHECKING
 
 from arena.bots.reply import Reply
 from arena.bots.safetext import printable
@@ -34,7 +35,8 @@ from arena.game.cards import CARDS, TEXTS
 from arena.game.knowledge import SeatKnowledge
 from arena.game.status import Status
 from arena.sandbox import wire
-from arena.sandbox.client import SandboxClient
+from arena.sandbox.botproc import BotProcess
+from arena.sandbox.client import SandboxClient, _Game
 from arena.sandbox.errors import ProgramError
 from arena.sandbox.limits_spec import LimitsSpec
 from arena.sandbox.program import EXEC, LineBuffer, copy_folder, line, remove_copy
@@ -43,15 +45,27 @@ from arena.sandbox.timing import WALL_FACTOR
 _CARD_OF = dict(zip(TEXTS, CARDS))
 _OK = Status.OK
 
+if TYPE_CHECKING:
+    class _Speaking(BotProcess):
+        """A game process as :meth:`ProgramClient._get_ready` leaves it: exec'd, speaking JSON lines."""
+
+        history_sent: int  # how much of the history the program has been sent
+        speaking: bool
+        _frames: LineBuffer  # type: ignore[assignment]  # a LineBuffer cuts its answers from then on
+
 
 class ProgramClient(SandboxClient):
     """Runs a program bot (``spec.source.program``) in its sandbox under ``limits``."""
 
     takes_compact = False
     """The referee hands it event dicts: the views are built here, from them."""
+    _proc: _Speaking | None  # only speaking processes get past _get_ready
 
     def __init__(self, spec, limits=None, *, os_limits=None, python: str | None = None, **kw) -> None:
-        self._copy, self._copy_error, self._events, self._seat_of = None, None, [], None
+        self._copy: str | None = None
+        self._copy_error: str | None = None
+        self._events: list[dict] = []
+        self._seat_of: SeatKnowledge = None  # type: ignore[assignment]  # begin() makes it, before any decide
         self.hello: dict | None = None
         """What the program said of itself in its last ``hello``: its ``name`` and ``version`` (printable)."""
         source = spec.source
@@ -83,7 +97,8 @@ class ProgramClient(SandboxClient):
             if not reply.ok:
                 return reply
         view = self._view(legal, decision, self._clock.allowed)
-        reply = self._say({"type": "decide", "view": view_to_json(view, self._proc.history_sent)}, "action")
+        sent = self._proc.history_sent  # type: ignore[union-attr]  # _open_game made it, or returned
+        reply = self._say({"type": "decide", "view": view_to_json(view, sent)}, "action")
         if self._proc is not None:
             self._proc.history_sent = len(view.history)
         return reply if reply.status is not _OK else self._judged(reply, view)
@@ -134,7 +149,8 @@ class ProgramClient(SandboxClient):
             self._start_failed = failure.detail
             self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
-        proc, g = self._proc, self._game
+        proc: _Speaking = self._proc  # type: ignore[assignment]  # ready: _ensure_ready made it
+        g: _Game = self._game  # type: ignore[assignment]  # begin() made it
         if proc.deals is not None:
             if g.deal is None:
                 proc.deals = None
@@ -153,13 +169,13 @@ class ProgramClient(SandboxClient):
         failure = super()._get_ready()
         if failure is not None or getattr(self._proc, "speaking", False):
             return failure
-        proc = self._proc
+        proc: _Speaking = self._proc  # type: ignore[assignment]  # the ready one super() made
         startup = self._startup()
         try:
             wire.write_frame_bytes(proc._cmd, EXEC)
         except OSError as exc:
             return self._failed_start(Reply(Status.CRASH, detail=f"could not start the program: {exc}"))
-        proc.encode, proc._frames, proc.speaking = line, LineBuffer(), True
+        proc.encode, proc._frames, proc.speaking = line, LineBuffer(), True  # type: ignore[method-assign]
         answer = proc.request(self._hello, startup, None if startup is None else WALL_FACTOR * startup)
         hello = answer.value.get("hello") if answer.ok and isinstance(answer.value, dict) else None
         if not answer.ok:
@@ -170,7 +186,8 @@ class ProgramClient(SandboxClient):
         problem = _hello_problem(hello, answer.value, proc._frames.lines)
         if problem is not None:
             return self._failed_start(Reply(Status.CRASH, None, answer.cpu, answer.wall, f"start-up: {problem}"))
-        self.hello = {k: printable(str(hello.get(k, "")))[:40] for k in ("name", "version")}
+        self.hello = {k: printable(str(hello.get(k, "")))[:40]  # type: ignore[union-attr]  # a hello: a dict
+                      for k in ("name", "version")}
         return None
 
     def _failed_start(self, reply: Reply) -> Reply:
@@ -179,7 +196,7 @@ class ProgramClient(SandboxClient):
 
     def _say(self, message: dict, key: str) -> Reply:
         """One message, one timed reply line (a line nobody asked for, waiting in the pipe, is a fault)."""
-        proc = self._proc
+        proc: _Speaking = self._proc  # type: ignore[assignment]  # said only to an open process
         if not proc._frames.buf and any(events & select.POLLIN for _, events in proc._poll.poll(0)):
             try:  # what it wrote unasked (or, at the end of file, nothing: its death is told below)
                 proc._frames.buf += os.read(proc._reply, 65536)
