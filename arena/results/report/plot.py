@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib import colormaps
@@ -25,8 +26,12 @@ from arena.results.stats.ratings import FAULT_KINDS, HistoryPoint, history
 from arena.results.stats.standings import outcomes, rating_params
 from arena.results.store.database import Store
 
-_RC = {"svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.spines.top": False,
-       "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "legend.frameon": False}
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
+_RC: dict[RcKeyType, Any] = {
+    "svg.fonttype": "none", "svg.hashsalt": "arena", "font.size": 9, "axes.spines.top": False,
+    "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "legend.frameon": False}
 MAX_POINTS = 400
 """At most this many points per player in the rating plot (evenly thinned, the last kept)."""
 
@@ -36,7 +41,7 @@ FAULT_COLORS = dict(zip(FAULT_KINDS, _PALETTE))
 """A colour for each fault kind (:data:`arena.game.status.FAULT_KINDS`)."""
 
 
-def player_colors(players: Sequence[str]) -> dict[str, str]:
+def player_colors(players: Iterable[str]) -> dict[str, str]:
     """A stable colour per player: tab10 (tab20 past ten players) over the sorted names."""
     names = sorted(set(players))
     cmap = colormaps["tab10" if len(names) <= 10 else "tab20"]
@@ -108,7 +113,7 @@ def bhabhi_figure(groups: Mapping[str, Mapping[str, Rate]], expected: Mapping[st
         ax = fig.add_subplot()
         for x, label in enumerate(labels):
             ax.hlines(100 * expected[label], x - 0.45, x + 0.45, colors="#555", linestyles="dashed", linewidth=1,
-                      label="chance (mean 1/k)" if x == 0 else None)
+                      label="chance (mean 1/k)" if x == 0 else None)  # type: ignore[arg-type]  # None: no label
         for i, name in enumerate(order):
             xs, ys, err_lo, err_hi = [], [], [], []
             for x, label in enumerate(labels):
