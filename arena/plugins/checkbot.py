@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from arena.bots.referee import InProcessClient, check_reply
+from arena.bots.referee import Client, InProcessClient, check_reply
 from arena.bots.reply import Reply
 from arena.game.errors import ArenaError
 from arena.game.rules import PRESETS, Presets
@@ -68,12 +68,12 @@ def _sizes(rules, sizes: Sequence[int] | None) -> list[int]:
 class _Watch:
     """A client wrapper that logs every decision of the bot's seat."""
 
-    inner: object
+    inner: Client
     created: float = 0.0
     decisions: list[Decision] = field(default_factory=list)
     begins: list[tuple[Case, Reply]] = field(default_factory=list)
-    case: Case | None = None
-    knowledge: SeatKnowledge | None = None
+    case: Case = field(init=False)  # the game being played: set before each
+    knowledge: SeatKnowledge = field(init=False)  # the seat's, made at each begin
     count: int = 0
     ready_ms: float | None = None
     peak_mb: float | None = None
@@ -189,7 +189,7 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     """
     if registry is None:
         registry = load()
-    cases, repeat = _plans(presets, games, seed, table_sizes, registry.presets, repeat)
+    cases, twice = _plans(presets, games, seed, table_sizes, registry.presets, repeat)
     limits = limits or LimitsSpec()
     try:
         spec = registry.get(name)
@@ -207,8 +207,8 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
     if not loads.ok:
         return CheckReport(name, (loads, *(CheckRow(c, None, "not run: the bot did not start")
                                            for c in CHECKS[1:])), len(main.records), sandbox, notes, limits)
-    first = _play(spec, registry, repeat, sandbox, limits, secret, progress)
-    second = _play(spec, registry, repeat, sandbox, limits, secret, progress)
+    first = _play(spec, registry, twice, sandbox, limits, secret, progress)
+    second = _play(spec, registry, twice, sandbox, limits, secret, progress)
     decisions = main.watch.decisions
     rows = (loads, checks.legal(main, decisions), checks.timing(decisions, limits),
             checks.memory(main, decisions, limits, sandbox), checks.takes(decisions, chosen),
@@ -220,8 +220,8 @@ def check_bot(name: str, *, registry=None, games: int = 2, seed: int = 1, preset
 def planned_games(games: int = 2, presets: Sequence[str] | None = None,
                   table_sizes: Sequence[int] | None = None, table: Presets = PRESETS, repeat: int = 1) -> int:
     """How many games :func:`check_bot` plays with these settings (for a progress bar)."""
-    cases, repeat = _plans(presets, games, 0, table_sizes, table, repeat)
-    return len(cases) + 2 * len(repeat)
+    cases, twice = _plans(presets, games, 0, table_sizes, table, repeat)
+    return len(cases) + 2 * len(twice)
 
 
 def _plans(presets, games: int, seed: int, sizes, table: Presets, repeat: int = 1) -> tuple[list[Case], list[Case]]:

@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from arena.bots.code_hash import normalised
 from arena.sandbox import processes, zygoteproc
@@ -159,8 +160,9 @@ def code_hash(dist, root: str | None, files: list[Path]) -> str:
                 named[f.as_posix()] = Path(dist.locate_file(f))
     except Exception:  # noqa: BLE001 - a plugin's distribution metadata: anything may be wrong
         pass
-    for f in files:
-        named[f.relative_to(root).as_posix()] = f
+    if root is not None:  # else no folder, no files of a top-level package
+        for f in files:
+            named[f.relative_to(root).as_posix()] = f
     digest = hashlib.sha256()
     for name in sorted(named):
         data = _regular_file_bytes(named[name])
@@ -219,17 +221,22 @@ def _run(todo: list[Candidate], timeout: float, limits: Limits) -> list[dict]:
 
 def _readable() -> list[str]:
     """What a discovery process may read besides Python's paths: a bot's system paths, the arena."""
-    players = Path(importlib.util.find_spec("players").origin).parent
-    paths = (*SYSTEM, *DEVICES, "/proc/self", str(_ARENA), str(players))
+    spec = importlib.util.find_spec("players")  # the built-in players' package (installed with the arena)
+    players = [] if spec is None or spec.origin is None else [str(Path(spec.origin).parent)]
+    paths = (*SYSTEM, *DEVICES, "/proc/self", str(_ARENA), *players)
     return [p for p in paths if os.path.exists(p)]
 
 
 class _Child:
     """One discovery process: its pipes, what it said, how it ended."""
 
-    def __init__(self, candidate: Candidate, proc: subprocess.Popen | None, error: str = "",
-                 tmp: str | None = None) -> None:
+    def __init__(self, candidate: Candidate, proc: subprocess.Popen[bytes] | zygoteproc.Child | None,
+                 error: str = "", tmp: str | None = None) -> None:
         self.candidate, self.proc, self.error, self.tmp = candidate, proc, error, tmp
+        # the harness's ends of its three pipes (None: no process)
+        self.stdin: IO[bytes] | None = None if proc is None else proc.stdin
+        self.stdout: IO[bytes] | None = None if proc is None else proc.stdout
+        self.stderr: IO[bytes] | None = None if proc is None else proc.stderr
         self.out, self.log = bytearray(), bytearray()
         self.late = False
 
@@ -249,20 +256,22 @@ class _Child:
             if tmp is not None:
                 processes.remove_tree(tmp)
             return cls(candidate, None, f"its discovery process could not start: {exc}")
-        for stream in (proc.stdout, proc.stderr):
+        child = cls(candidate, proc, tmp=tmp)
+        for stream in child.streams:
             os.set_blocking(stream.fileno(), False)
-        return cls(candidate, proc, tmp=tmp)
+        return child
 
     @property
-    def streams(self) -> tuple:
-        return () if self.proc is None else (self.proc.stdout, self.proc.stderr)
+    def streams(self) -> tuple[IO[bytes], ...]:
+        """What it writes: its stdout and stderr (none without a process)."""
+        return tuple(s for s in (self.stdout, self.stderr) if s is not None)
 
     def send(self, request: dict) -> None:
-        if self.proc is None:
+        if self.stdin is None:
             return
         try:
-            self.proc.stdin.write(json.dumps(request).encode())
-            self.proc.stdin.close()
+            self.stdin.write(json.dumps(request).encode())
+            self.stdin.close()
         except OSError:
             pass  # it died already: its exit status tells why
 
@@ -274,7 +283,7 @@ class _Child:
             return False
         except OSError:
             chunk = b""
-        if stream is self.proc.stdout:
+        if stream is self.stdout:
             self.out += chunk
             if len(self.out) > MAX_REPORT:
                 self.error = f"its discovery answered more than {MAX_REPORT >> 20} MiB (stopped)"
@@ -306,18 +315,18 @@ class _Child:
         """Kill it if it still runs, close our ends of its pipes, remove its temporary folder
         (without following links: what it left there is the plugin's)."""
         self.kill()
-        for stream in (*self.streams, getattr(self.proc, "stdin", None)):
+        for stream in (*self.streams, self.stdin):
             if stream is not None:
                 stream.close()
         if self.tmp is not None:
             processes.remove_tree(self.tmp)
 
     def report(self, timeout: float) -> dict:
-        if self.error:
+        if self.error or self.proc is None:  # no process: start() said why
             return {"error": self.error}
-        if self.late:
-            return {"error": f"its discovery did not finish within {timeout:g} s (stopped)"}
         code = self.proc.returncode
+        if self.late or code is None:  # None: not reaped, so not ended in time either
+            return {"error": f"its discovery did not finish within {timeout:g} s (stopped)"}
         if code != 0:
             return {"error": f"its discovery process {_death(code)}{_last_line(self.log)}"}
         try:
@@ -378,6 +387,6 @@ def _death(code: int) -> str:
     return f"exited with status {code}"
 
 
-def _last_line(log: bytes) -> str:
+def _last_line(log: bytes | bytearray) -> str:
     lines = bytes(log).decode("utf-8", "replace").strip().splitlines()
     return f": {lines[-1][:200]}" if lines else ""

@@ -87,16 +87,15 @@ class SandboxClient:
         self._server: ForkServer | None = None
         self._share = share or SharedServer()
         self._share.join()
-        self._idle = IdleProcesses()
-        self._starts = 0
+        self._idle, self._starts = IdleProcesses(), 0
         self._server_confinement: dict | None = None
         self._proc: BotProcess | None = None
         self._spawn_error: str | None = None
         self._game: _Game | None = None
         self._clock = Clock.from_limits(limits)
+        self._startup_s = limits.startup_ms / 1000 if limits.startup_ms else None  # CPU s to say ready
         self._start_failed: str | None = None
-        self._logs = KeptLogs()  # ended processes'
-        self._output = GameOutput()
+        self._logs, self._output = KeptLogs(), GameOutput()  # the logs: ended processes'
         self.pids: list[int] = []
         self.confinement: dict | None = None
         self._box: dict = {}
@@ -231,6 +230,21 @@ class SandboxClient:
     # --------------------------------------------------------------- private
     def _open_game(self) -> Reply:
         """Start the process if needed, then send it the game so far."""
+        failure = self._ready_for_game()
+        if failure is not None:
+            return failure
+        g: _Game = self._game  # type: ignore[assignment]  # begin() made it
+        proc: BotProcess = self._proc  # type: ignore[assignment]  # ready: _ensure_ready made it
+        reply = self._ask({"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
+                           "seed": g.seed, "events": g.events}, "ok")
+        if reply.ok:
+            proc.in_game = proc.served = True
+            proc.ends = not isinstance(reply.value, dict) or reply.value.get("ends") is not False
+        return reply
+
+    def _ready_for_game(self) -> Reply | None:
+        """None once the process is ready for the current game (and counted as having seen its deal);
+        else the start-up fault, kept: the process is not started again this game."""
         if self._start_failed is not None:
             return Reply(Status.CRASH, detail=f"not restarted again this game: {self._start_failed}")
         failure = self._ensure_ready()
@@ -238,20 +252,11 @@ class SandboxClient:
             self._start_failed = failure.detail
             self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
-        g: _Game = self._game  # type: ignore[assignment]  # begin() made it
         proc: BotProcess = self._proc  # type: ignore[assignment]  # ready: _ensure_ready made it
-        message = {"op": "game", "seat": g.seat, "players": g.players, "rules": g.rules,
-                   "seed": g.seed, "events": g.events}
+        deal = self._game.deal  # type: ignore[union-attr]  # a game is open: begin() made it
         if proc.deals is not None:  # what this process will have seen
-            if g.deal is None:
-                proc.deals = None
-            else:
-                proc.deals.add(g.deal)
-        reply = self._ask(message, "ok")
-        if reply.ok:
-            proc.in_game = proc.served = True
-            proc.ends = not isinstance(reply.value, dict) or reply.value.get("ends") is not False
-        return reply
+            proc.deals = None if deal is None else proc.deals | {deal}
+        return None
 
     def _ensure_ready(self) -> Reply | None:
         """None once a process has said ready; else the start-up fault (one sharing client at a time)."""
@@ -267,7 +272,7 @@ class SandboxClient:
                 return failure
         elif self._proc is None and not self._spawn():
             return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
-        startup = self._startup()
+        startup = self._startup_s
         proc: BotProcess = self._proc  # type: ignore[assignment]  # forked or spawned above
         answer = proc.ready(startup, None if startup is None else WALL_FACTOR * startup)
         value = answer.value if isinstance(answer.value, dict) else {}
@@ -287,9 +292,6 @@ class SandboxClient:
             self._drop_server()
         return Reply(status, None, answer.cpu, answer.wall, f"start-up: {detail}")
 
-    def _startup(self) -> float | None:
-        return self.limits.startup_ms / 1000 if self.limits.startup_ms else None
-
     def _fork_game(self) -> Reply | None:
         """A game process from the fork server (started, and waited for, if needed)."""
         self._server = self._share.live()  # another sharing client may have replaced it
@@ -297,7 +299,7 @@ class SandboxClient:
             return Reply(Status.CRASH, detail=f"start-up: {self._spawn_error}")
         server = self._server
         if server.ready_info is None:
-            startup = self._startup()
+            startup = self._startup_s
             ready = server.ready(startup, None if startup is None else WALL_FACTOR * startup)
             if not ready.ok:
                 self._drop_server()
@@ -374,11 +376,8 @@ class SandboxClient:
         return Reply(status, value, answer.cpu, answer.wall, detail)
 
     def _spawn(self) -> bool:
-        """Start an exec'd process (not waiting for it); False if the OS refused."""
-        if self._closed:
-            self._spawn_error = "the client is closed"
-            return False
-        if self._forked:
+        """Start an exec'd process (not waiting for it); False if the OS refused or the client is closed."""
+        if self._forked or self._closed:  # a closed client's start is refused there
             return self._start_server()
         try:
             order = start_order(self._player, self.os_limits, forked=False)

@@ -142,20 +142,11 @@ class ProgramClient(SandboxClient):
         if not self._forked:
             return Reply(Status.CRASH, detail="start-up: program bots need the fork server, which needs user "
                                               "namespaces (arena sandbox-info says forkserver no here)")
-        if self._start_failed is not None:
-            return Reply(Status.CRASH, detail=f"not restarted again this game: {self._start_failed}")
-        failure = self._ensure_ready()
+        failure = self._ready_for_game()
         if failure is not None:
-            self._start_failed = failure.detail
-            self._output.fault(str(failure.status), failure.detail, None, self._server, self._proc)
             return failure
-        proc: _Speaking = self._proc  # type: ignore[assignment]  # ready: _ensure_ready made it
+        proc: _Speaking = self._proc  # type: ignore[assignment]  # ready: _ready_for_game made it
         g: _Game = self._game  # type: ignore[assignment]  # begin() made it
-        if proc.deals is not None:
-            if g.deal is None:
-                proc.deals = None
-            else:
-                proc.deals.add(g.deal)
         view = self._view()
         reply = self._say({"type": "new_game", "seed": g.seed, "view": view_to_json(view)}, "ok")
         if reply.ok:
@@ -170,7 +161,7 @@ class ProgramClient(SandboxClient):
         if failure is not None or getattr(self._proc, "speaking", False):
             return failure
         proc: _Speaking = self._proc  # type: ignore[assignment]  # the ready one super() made
-        startup = self._startup()
+        startup = self._startup_s
         try:
             wire.write_frame_bytes(proc._cmd, EXEC)
         except OSError as exc:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import IO
 from collections.abc import Sequence
 
 from arena.sandbox import processes
@@ -120,7 +121,10 @@ class Child:
         self.zygote, self.pid = zygote, pid
         self.args = ["zygote", pid]
         self.returncode: int | None = None
-        self.stdin = self.stdout = self.stderr = None  # as Popen's: the caller's ends of its pipes
+        # as Popen's: the caller's ends of its pipes (set by whoever made them)
+        self.stdin: IO[bytes] | None = None
+        self.stdout: IO[bytes] | None = None
+        self.stderr: IO[bytes] | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None:
