@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from arena.game.display import hand_text
 from arena.game.rules import Presets, Rules
 from arena.game.views import PlayerView
-from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
+from arena.rl.encoding import ACTIONS, SIZE
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
 from arena.rl.table import Table, check_illegal, check_seed, table_rules
@@ -94,23 +94,23 @@ class BhabhiEnv(AECEnv):
             self._was_dead_step(action)
             return
         table = self._table()
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         table.step(action, self.fault)
         result = table.game.result
-        if result is not None:  # table.over
-            for a, r in zip(self.possible_agents, rewards(result, self.reward_kind)):
-                self.rewards[a] = r
-                self.terminations[a] = True
-                self.infos[a] = {"result": result.to_dict()}
-        else:
+        if result is None:   # every reward is 0 until the end: nothing to clear or add up
             self.agent_selection = self.possible_agents[table.current]  # type: ignore[index]  # not over: a turn
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for a, r in zip(self.possible_agents, rewards(result, self.reward_kind)):
+            self.rewards[a] = r
+            self.terminations[a] = True
+            self.infos[a] = {"result": result.to_dict()}
         self._accumulate_rewards()
 
     # ------------------------------------------------------------- observations
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        facts = self._table().facts(self._seat[agent])      # the view's fields, without making the view
-        return {"observation": encode(facts), "action_mask": action_mask(facts)}
+        observation, mask = self._table().observe(self._seat[agent])   # straight from its knowledge, no view
+        return {"observation": observation, "action_mask": mask}
 
     def view(self, agent: str) -> PlayerView:
         """The agent's structured view: what a bot in its seat is shown now."""

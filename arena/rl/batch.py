@@ -23,7 +23,8 @@ import numpy as np
 
 from arena.game.cards import CARDS
 from arena.game.rules import Presets, Rules
-from arena.rl.encoding import ACTIONS, CARD_PLANES_SIZE, NO_TAKE, RULES_START, TAKE, SIZE, parts, rule_bits
+from arena.rl.encoding import ACTIONS, CARD_PLANES_SIZE, NO_TAKE, RULES_START, SIZE, TAKE
+from arena.rl.observation import layout, planes, unpack_planes, write_numbers
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
 from arena.rl.table import Table, check_seed, table_rules
@@ -48,7 +49,9 @@ class Batch:
         self.done = np.zeros(size, dtype=bool)
         self.finished = 0
         """Games played to the end so far."""
-        self.observations[:, RULES_START:] = rule_bits(self.rules)
+        self.layout = layout(self.rules, players)
+        self.observations[:] = self.layout.template
+        self._flat = self.observations.data.cast("B").cast("f")   # the rows one after another, as floats
         self._observe()
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -89,28 +92,27 @@ class Batch:
         return self.observations, self.masks, self.seats, self.rewards, self.done
 
     def _observe(self) -> None:
-        """Write every game's observation, mask and seat: each game's parts first, then the card planes
-        of all of them unpacked, the other numbers converted, and the masks set, in one call each."""
+        """Write every game's observation, mask and seat: the numbers that are not 0 written into each row
+        (on the template's), then the card planes of all of them unpacked and the masks set, one call each."""
+        lay, flat = self.layout, self._flat
+        obs = self.observations
+        obs[:, CARD_PLANES_SIZE:RULES_START] = lay.template[CARD_PLANES_SIZE:RULES_START]
         raws: list[bytes] = []
-        tails: list[float] = []
         at: list[int] = []
         legal: list[int] = []
         seats: list[int] = []
         for i, table in enumerate(self.tables):
             # every game has a decision (an ended one is dealt anew): never None
             seat: int = table.current  # type: ignore[assignment]
-            facts = table.facts(seat)
-            raw, tail = parts(facts)
-            raws.append(raw)
-            tails += tail
-            actions = _TAKES if facts.decision == "take" else facts.legal
+            t, hand, seen = table.knowledge(seat)
+            decision = table.game.state.decision
+            raws.append(planes(t, seat, hand, seen, lay))
+            write_numbers(flat, i * SIZE, t, seat, hand, decision, lay)
+            actions = _TAKES if decision == "take" else table.legal()
             at += [i] * len(actions)
             legal += actions
             seats.append(seat)
-        obs = self.observations
-        obs[:, :CARD_PLANES_SIZE] = np.unpackbits(np.frombuffer(b"".join(raws), dtype=np.uint8),
-                                                  bitorder="little").reshape(self.size, CARD_PLANES_SIZE)
-        obs[:, CARD_PLANES_SIZE:RULES_START] = np.array(tails, dtype=np.float32).reshape(self.size, -1)
+        obs[:, :CARD_PLANES_SIZE] = unpack_planes(b"".join(raws), self.size)
         self.masks.fill(0)
         self.masks[at, legal] = 1
         self.seats[:] = seats

@@ -110,6 +110,19 @@ def rule_bits(rules) -> np.ndarray:
     return array
 
 
+@lru_cache(maxsize=64)
+def encode_template(rules, players: int) -> np.ndarray:
+    """The observation's numbers that are the same at every decision of a game of ``rules`` at ``players``
+    seats (the ``rules``, the ``players`` one-hot, each seat slot's ``present``), every other one 0: what
+    :mod:`arena.rl.observation` starts each observation from (kept per rule set and size: read only)."""
+    array = np.zeros(SIZE, dtype=np.float32)
+    array[_SEATS:_SEATS + players * _NF:_NF] = 1.0
+    array[_AT["players"] + players - 3] = 1.0
+    array[_RULES:] = rule_bits(rules)
+    array.setflags(write=False)
+    return array
+
+
 def encode(view: PlayerView | Facts, out: np.ndarray | None = None) -> np.ndarray:
     """The observation vector of ``view`` (written into ``out`` when given: a row of a batch). It reads
     only the view's fields (:class:`arena.rl.table.Facts` has them without the view)."""

@@ -34,7 +34,7 @@ from arena.game.status import Status
 from arena.game.views import PlayerView
 from arena.plugins import registry as plugin_registry
 from arena.plugins.runner import make_client
-from arena.rl.encoding import ACTIONS, SIZE, action_mask, encode
+from arena.rl.encoding import ACTIONS, SIZE
 from arena.rl.errors import EnvError
 from arena.rl.rewards import check_reward, rewards
 from arena.rl.table import Table, check_illegal, check_seed, table_rules
@@ -135,13 +135,13 @@ class SeatEnv(gymnasium.Env):
         game = self._table().game
         start, stop = self._sent[seat], len(game.events)
         self._sent[seat] = stop
-        if type(self.clients[seat]) is InProcessClient:
-            return ev.SeatEvents(game, seat, start, stop)
+        if type(self.clients[seat]) is InProcessClient:   # the public events taken in once for every seat
+            return ev.SeatEvents(game, seat, start, stop, self._table().public)
         return game.seat_events(seat, start)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        facts = self._table().facts(self.seat)
-        return {"observation": encode(facts), "action_mask": action_mask(facts)}
+        observation, mask = self._table().observe(self.seat)   # straight from its knowledge, no view
+        return {"observation": observation, "action_mask": mask}
 
     def _info(self) -> dict:
         game = self._table().game

@@ -17,15 +17,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from arena.game import events as ev
 from arena.game.cards import CARDS, Card
 from arena.game.engine import Game
 from arena.game.knowledge import SeatKnowledge
+from arena.game.public_knowledge import PublicKnowledge
 from arena.game.rules import PRESETS, Presets, Rules
 from arena.game.state import TAKE as TAKE_DECISION
-from arena.game.views import Action, PlayerView
+from arena.game.views import Action, PlayerView, leads_next
 from arena.rl.encoding import ACTIONS, CARD_SLOTS, NO_TAKE, TAKE, action_of
 from arena.rl.errors import EnvError
+from arena.rl.observation import action_mask, layout, observation
 
 ILLEGAL = ("raise", "fault")
 """What an environment does with an illegal action: refuse it, or make it the seat's fault."""
@@ -92,14 +96,21 @@ def table_rules(rules: str | Rules, players: int, presets: Presets | None = None
 
 
 class Table:
-    """One game in progress, stepped with action numbers (:mod:`arena.rl.encoding`)."""
+    """One game in progress, stepped with action numbers (:mod:`arena.rl.encoding`).
 
-    __slots__ = ("game", "seats", "_sent")
+    Its seats follow the game through one :class:`~arena.game.public_knowledge.PublicKnowledge` (the
+    public events taken in once for all of them, as the referee's in-process seats do), each on its
+    own from a draw or a take that parts it from the others."""
+
+    __slots__ = ("game", "seats", "public", "layout", "_legal", "_legal_at")
 
     def __init__(self, rules: Rules, players: int, seed: int, dealer: int = 0, hands=None) -> None:
-        self.game = Game.deal(rules, players, seed, dealer, hands)
+        self.game = game = Game.deal(rules, players, seed, dealer, hands)
         self.seats = [SeatKnowledge(s, players, rules) for s in range(players)]
-        self._sent = [0] * players
+        self.public = PublicKnowledge(game)
+        self.layout = layout(rules, players)
+        self._legal: tuple[Action, ...] = ()
+        self._legal_at = -1
 
     @property
     def current(self) -> int | None:
@@ -110,38 +121,72 @@ class Table:
     def over(self) -> bool:
         return self.game.result is not None
 
+    def legal(self) -> tuple[Action, ...]:
+        """The game's legal actions now (asked of the game once a position: every action adds an event)."""
+        at = len(self.game.events)
+        if self._legal_at != at:
+            self._legal, self._legal_at = self.game.legal_actions(), at
+        return self._legal
+
+    def knowledge(self, seat: int) -> tuple[SeatKnowledge, int, int]:
+        """``(knowledge, hand, seen)``: what ``seat`` knows now, its hand and the cards it has seen; the
+        knowledge is the seat's own, or (while it shares it) the public one, whose other fields are the
+        seat's. Read only; valid until the next step."""
+        game, public = self.game, self.public
+        stop = len(game.events)
+        if public.parted[seat] is None:
+            if public.taken < stop:
+                public.follow(stop)
+            if public.parted[seat] is None:
+                common = public.common
+                return common, public.hand_of(seat), common.seen_mask | public.dealt[seat]
+        k = self._fed(seat)
+        return k, k.hand_mask, k.seen_mask
+
+    def _fed(self, seat: int) -> SeatKnowledge:
+        """``seat``'s own knowledge, fed up to the game's present."""
+        k, game = self.seats[seat], self.game
+        stop = len(game.events)
+        if k.taken < stop:
+            k.feed_many(ev.SeatEvents(game, seat, k.taken, stop, self.public))
+        return k
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """New arrays of ``seat``'s observation and action mask: :func:`arena.rl.encoding.encode` and
+        :func:`~arena.rl.encoding.action_mask` of its view, made without the view."""
+        t, hand, seen = self.knowledge(seat)
+        state = self.game.state
+        if seat == state.cur:
+            decision = state.decision
+            return observation(t, seat, hand, seen, decision, self.layout), action_mask(self.legal(), decision)
+        return observation(t, seat, hand, seen, None, self.layout), action_mask((), None)
+
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` knows now; at its own decision, with the legal actions and the decision."""
-        game = self.game
-        stop = len(game.events)
-        if self._sent[seat] < stop:
-            self.seats[seat].feed_many(ev.SeatEvents(game, seat, self._sent[seat], stop))
-            self._sent[seat] = stop
+        k, game = self._fed(seat), self.game
         if seat == game.state.cur:
-            return self.seats[seat].view(game.legal_actions(), game.state.decision)
-        return self.seats[seat].view()
+            return k.view(game.legal_actions(), game.state.decision)
+        return k.view()
 
     def facts(self, seat: int) -> Facts:
         """What :func:`arena.rl.encoding.parts` reads of ``seat``'s view, taken from the same knowledge
-        without making the view (a batch's fast path; equal to the view's fields)."""
-        game, k = self.game, self.seats[seat]
-        stop = len(game.events)
-        if self._sent[seat] < stop:
-            k.feed_many(ev.SeatEvents(game, seat, self._sent[seat], stop))
-            self._sent[seat] = stop
+        without making the view (equal to the view's fields)."""
+        game = self.game
+        t, hand, seen = self.knowledge(seat)
         f = Facts()
         mine = seat == game.state.cur
         f.decision = game.state.decision if mine else None
-        f.legal = game.legal_actions() if mine else ()
-        f.seat, f.players, f.rules = seat, k.players, k.rules
-        known = list(k.known_masks)
-        known[seat] = k.hand_mask
-        f.known_masks, f.seen_mask, f.pile_mask = known, k.seen_mask, k.pile_mask
-        f.trick = [(s, CARDS[c]) for s, c in k.trick]
-        f.hand_sizes, f.hidden_draws, f.void_masks = k.hand_sizes, k.hidden_draws, k.void_masks
-        f.active, f.out, f.first_trick = k.active, k.out, k.first_trick
-        f.led_suit, f.trump = k.led_suit, k.trump
-        f.next_leader = k.next_leader(f.decision)
+        f.legal = self.legal() if mine else ()
+        f.seat, f.players, f.rules = seat, game.players, game.rules
+        known = list(t.known_masks)
+        known[seat] = hand
+        f.known_masks, f.seen_mask, f.pile_mask = known, seen, t.pile_mask
+        f.trick = [(s, CARDS[c]) for s, c in t.trick]
+        f.hand_sizes, f.hidden_draws, f.void_masks = t.hand_sizes, t.hidden_draws, t.void_masks
+        f.active, f.out, f.first_trick = t.active, t.out, t.first_trick
+        f.led_suit, f.trump = t.led_suit, t.trump
+        f.next_leader = leads_next(seat, hand, f.decision, t.trick, t.first_trick, t.as_holder, t.active,
+                                   t.lead_from, game.players, self.layout.step)
         return f
 
     def step(self, action, fault: bool = False) -> None:
@@ -151,11 +196,14 @@ class Table:
         state = game.state
         if state.cur is None:
             raise EnvError(f"the game is over; no action is legal (got {action!r})")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
-        legal = game.legal_actions()
+        if type(action) is int:
+            a = action
+        else:
+            try:
+                a = int(action)
+            except (TypeError, ValueError):
+                a = -1
+        legal = self.legal()
         if state.decision is TAKE_DECISION:
             if a == TAKE or a == NO_TAKE:
                 game.apply(a == TAKE)
