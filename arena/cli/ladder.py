@@ -107,7 +107,8 @@ def run(
 def submit_cmd(
     ctx: typer.Context,
     folder: Path = typer.Argument(..., help="The ladder's folder."),
-    package: Path = typer.Argument(..., help="A wheel (.whl) or a bot folder (with its pyproject.toml)."),
+    package: Path = typer.Argument(..., help="A wheel (.whl), a bot folder (with its pyproject.toml), or a program "
+                                   "bot's folder or .zip (with bot.toml; its build runs confined)."),
     player: str = typer.Option("", "--player", help="The player to enter, when the plugin offers several."),
     games: int = typer.Option(1, "--check-games", min=1, help="check-bot's games per preset and table size."),
     owner: str | None = typer.Option(None, "--as", help="The submitter whose bot a new chain is (default: "
@@ -173,7 +174,8 @@ def entries_cmd(
     for e in entries:
         follows = f", follows {e.previous}" if e.previous else ""
         owner = f", {e.owner}'s" if e.owner else ""
-        out(f"{e.name:<24} {e.status:<10} {e.player} {e.version} (code {e.code_hash}{follows}{owner}): {e.reason}")
+        version = f" {e.version}" if e.version else ""  # a program bot's bot.toml may give none
+        out(f"{e.name:<24} {e.status:<10} {e.player}{version} (code {e.code_hash}{follows}{owner}): {e.reason}")
 
 
 @app.command("table")

@@ -18,6 +18,7 @@ line that names the member (a bounded repr) and the limit.
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import stat
 import struct
@@ -41,6 +42,7 @@ _KINDS = {stat.S_IFLNK: "a symbolic link", stat.S_IFDIR: "a folder", stat.S_IFIF
           stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket"}
 _IGNORED_DIRS = {"__pycache__"}
 _SHOWN = 60
+COPY_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,32 +89,35 @@ class ArchiveLimits:
 DEFAULT_LIMITS = ArchiveLimits()
 
 
-def check_wheel(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
-    """Refuse (:class:`SubmissionError`) the wheel at ``path`` if its size or central directory breaks ``limits``."""
+def check_wheel(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS, what: str = "wheel") -> None:
+    """Refuse (:class:`SubmissionError`) the wheel (or other zip: ``what``) at ``path`` if its size or central
+    directory breaks ``limits``."""
     size = path.stat().st_size
     if size > limits.max_upload:
-        raise _refused(path.name, f"is {_size(size)}; the ladder takes at most {_size(limits.max_upload)} as sent")
+        raise refused(path.name, f"is {size_text(size)}; the ladder takes at most {size_text(limits.max_upload)} "
+                                 f"as sent")
     _check_end_record(path, limits)
     try:
         with zipfile.ZipFile(path) as z:
-            check_zip(z, path.name, limits)
+            check_zip(z, path.name, limits, what)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, UnicodeDecodeError, EOFError, OSError) as exc:
-        raise SubmissionError(f"refused: {path.name} is not a readable wheel ({exc})") from None
+        raise SubmissionError(f"refused: {path.name} is not a readable {what} ({exc})") from None
 
 
-def check_zip(z: zipfile.ZipFile, label: str, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
-    """Refuse the open zip ``z`` (called ``label`` in messages) if a member or the whole breaks ``limits``."""
+def check_zip(z: zipfile.ZipFile, label: str, limits: ArchiveLimits = DEFAULT_LIMITS, what: str = "wheel") -> None:
+    """Refuse the open zip ``z`` (called ``label`` in messages, a ``what``) if a member or the whole breaks
+    ``limits``."""
     members = z.infolist()
     if len(members) > limits.max_members:
-        raise _refused(label, f"has {len(members)} members; the ladder takes at most {limits.max_members}")
+        raise refused(label, f"has {len(members)} members; the ladder takes at most {limits.max_members}")
     total = sum(m.file_size for m in members)
     if total > limits.max_unpacked:
-        raise _refused(label, f"unpacks to {_size(total)}; the ladder takes at most "
-                              f"{_size(limits.max_unpacked)} unpacked")
-    census = _Census(label, limits)
+        raise refused(label, f"unpacks to {size_text(total)}; the ladder takes at most "
+                              f"{size_text(limits.max_unpacked)} unpacked")
+    census = Census(label, limits)
     for m in members:
         census.name(m.filename)
-        _check_member(label, m, limits)
+        _check_member(label, m, limits, what)
 
 
 def scan_package(source: Path, root: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> list[str]:
@@ -124,18 +129,18 @@ def scan_package(source: Path, root: Path, limits: ArchiveLimits = DEFAULT_LIMIT
     here = source
     while here != root and here != here.parent:
         if here.is_symlink():
-            raise _refused(label, f"{_shown(str(here.relative_to(root)))} is a symbolic link; a bot folder's "
+            raise refused(label, f"{shown(str(here.relative_to(root)))} is a symbolic link; a bot folder's "
                                   f"package must hold only regular files and folders (a link is not followed)")
         here = here.parent
-    census, files, total = _Census(label, limits), [], 0
-    for name, info in _walk(source, source.name, label, limits):
+    census, files, total = Census(label, limits), [], 0
+    for name, info in walk(source, source.name, label, limits):
         census.name(name)
         if stat.S_ISREG(info.st_mode):
             files.append(name)
             total += info.st_size
     if total > limits.max_unpacked:
-        raise _refused(label, f"its package holds {_size(total)}; the ladder takes at most "
-                              f"{_size(limits.max_unpacked)}")
+        raise refused(label, f"its package holds {size_text(total)}; the ladder takes at most "
+                              f"{size_text(limits.max_unpacked)}")
     return files
 
 
@@ -154,14 +159,28 @@ class Quota:
     def file(self, name: str) -> None:
         self.files += 1
         if self.files > self.limits.max_members + OWN_FILES:
-            raise _refused(self.label, f"writes more than {self.limits.max_members + OWN_FILES} files "
-                                       f"(stopped at {_shown(name)}); the install is undone")
+            raise refused(self.label, f"writes more than {self.limits.max_members + OWN_FILES} files "
+                                       f"(stopped at {shown(name)}); the install is undone")
 
     def wrote(self, size: int, name: str) -> None:
         self.written += size
         if self.written > self.limits.disk_quota:
-            raise _refused(self.label, f"writes more than its disk quota of {_size(self.limits.disk_quota)} "
-                                       f"(stopped at {_shown(name)}); the install is undone")
+            raise refused(self.label, f"writes more than its disk quota of {size_text(self.limits.disk_quota)} "
+                                       f"(stopped at {shown(name)}); the install is undone")
+
+
+def copy_file(source: Path, target: Path, quota: Quota, name: str) -> None:
+    """One regular file copied under the quota (opened without following a link, should one replace it)."""
+    quota.file(name)
+    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with open(fd, "rb") as src:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise refused(quota.label, f"{shown(name)} is no longer a regular file")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("xb") as out:
+            while chunk := src.read(COPY_CHUNK):
+                quota.wrote(len(chunk), name)
+                out.write(chunk)
 
 
 def check_free_space(target: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
@@ -169,8 +188,8 @@ def check_free_space(target: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> No
     place = next(p for p in (target, *target.parents) if p.exists())
     free = shutil.disk_usage(place).free
     if free < limits.disk_quota + limits.free_margin:
-        raise SubmissionError(f"refused for now: the ladder's disk has {_size(free)} free; an install needs its "
-                              f"quota of {_size(limits.disk_quota)} and {_size(limits.free_margin)} to spare "
+        raise SubmissionError(f"refused for now: the ladder's disk has {size_text(free)} free; an install needs its "
+                              f"quota of {size_text(limits.disk_quota)} and {size_text(limits.free_margin)} to spare "
                               f"(the organiser must make room)")
 
 
@@ -186,30 +205,30 @@ def _check_end_record(path: Path, limits: ArchiveLimits) -> None:
     count, directory = _END_RECORD.unpack_from(tail, at)[4:6]
     if count > limits.max_members:
         more = " or more" if count == 0xFFFF else ""
-        raise _refused(path.name, f"lists {count}{more} members; the ladder takes at most {limits.max_members}")
+        raise refused(path.name, f"lists {count}{more} members; the ladder takes at most {limits.max_members}")
     if directory > limits.max_members * _CD_RECORD:
-        raise _refused(path.name, f"has a central directory of {_size(directory)}; the ladder takes at most "
-                                  f"{_size(limits.max_members * _CD_RECORD)}")
+        raise refused(path.name, f"has a central directory of {size_text(directory)}; the ladder takes at most "
+                                  f"{size_text(limits.max_members * _CD_RECORD)}")
 
 
-def _check_member(label: str, m: zipfile.ZipInfo, limits: ArchiveLimits) -> None:
+def _check_member(label: str, m: zipfile.ZipInfo, limits: ArchiveLimits, what: str) -> None:
     kind = stat.S_IFMT(m.external_attr >> 16)
     if kind and kind != stat.S_IFREG and not (kind == stat.S_IFDIR and m.is_dir()):
-        raise _refused(label, f"member {_shown(m.filename)} is {_KINDS.get(kind, 'not a regular file')}; "
-                              f"a wheel must hold only regular files and folders")
+        raise refused(label, f"member {shown(m.filename)} is {_KINDS.get(kind, 'not a regular file')}; "
+                              f"a {what} must hold only regular files and folders")
     if m.flag_bits & 0x1:
-        raise _refused(label, f"member {_shown(m.filename)} is encrypted; the ladder takes only plain members")
+        raise refused(label, f"member {shown(m.filename)} is encrypted; the ladder takes only plain members")
     if m.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-        raise _refused(label, f"member {_shown(m.filename)} is compressed with method {m.compress_type}; "
-                              f"a wheel's members are stored or deflated")
+        raise refused(label, f"member {shown(m.filename)} is compressed with method {m.compress_type}; "
+                              f"a {what}'s members are stored or deflated")
     if m.file_size > limits.ratio_above and m.file_size > limits.max_ratio * max(m.compress_size, 1):
         ratio = m.file_size // max(m.compress_size, 1)
-        raise _refused(label, f"member {_shown(m.filename)} expands {ratio}:1 ({_size(m.file_size)} from "
-                              f"{_size(m.compress_size)}); the ladder takes at most {limits.max_ratio}:1 for a "
-                              f"member over {_size(limits.ratio_above)}")
+        raise refused(label, f"member {shown(m.filename)} expands {ratio}:1 ({size_text(m.file_size)} from "
+                              f"{size_text(m.compress_size)}); the ladder takes at most {limits.max_ratio}:1 for a "
+                              f"member over {size_text(limits.ratio_above)}")
 
 
-class _Census:
+class Census:
     """The names of one submission's members, each checked alone and against the names before it."""
 
     __slots__ = ("label", "limits", "seen")
@@ -219,32 +238,32 @@ class _Census:
         self.seen: dict[str, str] = {}
 
     def name(self, name: str) -> None:
-        shown, parts = _shown(name), name.rstrip("/").split("/")
+        quoted, parts = shown(name), name.rstrip("/").split("/")
         odd = next((c for c in name if c == "\\" or unicodedata.category(c).startswith("C")), None)
         if odd is not None:
-            raise _refused(self.label, f"member {shown} has {described(odd)} in its name; the ladder takes "
+            raise refused(self.label, f"member {quoted} has {described(odd)} in its name; the ladder takes "
                                        f"no backslash, control or format character in a path")
         if name.startswith("/"):
-            raise _refused(self.label, f"member {shown} is an absolute path; the ladder takes only relative paths")
+            raise refused(self.label, f"member {quoted} is an absolute path; the ladder takes only relative paths")
         if ".." in parts:
-            raise _refused(self.label, f"member {shown} climbs out with a '..' part; the ladder takes only paths "
+            raise refused(self.label, f"member {quoted} climbs out with a '..' part; the ladder takes only paths "
                                        f"that stay inside the entry's folder")
         if "." in parts or "" in parts:
-            raise _refused(self.label, f"member {shown} has an empty or '.' part; the ladder takes only plain paths")
+            raise refused(self.label, f"member {quoted} has an empty or '.' part; the ladder takes only plain paths")
         if len(name.encode("utf-8", "surrogateescape")) > self.limits.max_path:
-            raise _refused(self.label, f"member {shown} is a path of {len(name.encode('utf-8', 'surrogateescape'))}"
+            raise refused(self.label, f"member {quoted} is a path of {len(name.encode('utf-8', 'surrogateescape'))}"
                                        f" bytes; the ladder takes at most {self.limits.max_path}")
         if len(parts) > self.limits.max_depth:
-            raise _refused(self.label, f"member {shown} is {len(parts)} folders deep; the ladder takes at most "
+            raise refused(self.label, f"member {quoted} is {len(parts)} folders deep; the ladder takes at most "
                                        f"{self.limits.max_depth}")
         bare, key = name.rstrip("/"), folded(name.rstrip("/"))
         if key in self.seen:
-            also = "twice" if self.seen[key] == bare else f"and {_shown(self.seen[key])}, one name to a case-blind disk"
-            raise _refused(self.label, f"has the member {shown} {also}; each member must have a name of its own")
+            also = "twice" if self.seen[key] == bare else f"and {shown(self.seen[key])}, one name to a case-blind disk"
+            raise refused(self.label, f"has the member {quoted} {also}; each member must have a name of its own")
         self.seen[key] = bare
 
 
-def _walk(source: Path, name: str, label: str, limits: ArchiveLimits):
+def walk(source: Path, name: str, label: str, limits: ArchiveLimits):
     """``(relative name, lstat)`` of ``source`` and everything under it, links never followed, refused as found."""
     stack, count = [(source, name)], 0
     while stack:
@@ -252,7 +271,7 @@ def _walk(source: Path, name: str, label: str, limits: ArchiveLimits):
         info = path.lstat()
         count += 1
         if count > limits.max_members:
-            raise _refused(label, f"its package has more than {limits.max_members} files and folders; the ladder "
+            raise refused(label, f"its package has more than {limits.max_members} files and folders; the ladder "
                                   f"takes at most {limits.max_members}")
         if stat.S_ISDIR(info.st_mode):
             if path.name not in _IGNORED_DIRS:
@@ -263,21 +282,21 @@ def _walk(source: Path, name: str, label: str, limits: ArchiveLimits):
             if path.suffix != ".pyc":
                 yield name, info
         else:
-            raise _refused(label, f"{_shown(name)} is {_KINDS.get(stat.S_IFMT(info.st_mode), 'a special file')}; "
+            raise refused(label, f"{shown(name)} is {_KINDS.get(stat.S_IFMT(info.st_mode), 'a special file')}; "
                                   f"a bot folder's package must hold only regular files and folders (a link is "
                                   f"not followed)")
 
 
-def _refused(label: str, why: str) -> SubmissionError:
+def refused(label: str, why: str) -> SubmissionError:
     return SubmissionError(f"refused: {label} {why}")
 
 
-def _shown(name: str) -> str:
+def shown(name: str) -> str:
     """A member's name as a bounded repr (it may be long, or hold characters a terminal would act on)."""
     return repr(name[:_SHOWN]) + ("..." if len(name) > _SHOWN else "")
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
     """``300.0 MiB``, ``64 MiB``, ``12.5 KiB``, ``100 bytes``."""
     for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if n >= 1 << shift:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import sys
 import tomllib
 import zipfile
@@ -37,34 +36,28 @@ from installer.exceptions import InstallerError
 from installer.sources import WheelFile
 
 from arena.ladder.archive import (DEFAULT_LIMITS, MAX_UPLOAD, ArchiveLimits, Quota, check_free_space, check_wheel,
-                                  check_zip, scan_package)
+                                  check_zip, copy_file, scan_package)
 from arena.ladder.errors import SubmissionError
+from arena.ladder.package import DIST_INFO_MAX, Package
+from arena.ladder.program_install import install_program, program_root, read_program
 from arena.plugins.names import ENTRY_POINT_GROUP
 
 __all__ = ["MAX_UPLOAD", "Package", "install_submission", "read_package"]
-DIST_INFO_MAX = 1 << 20
-"""The largest METADATA, entry_points.txt or pyproject.toml read, in bytes."""
-_CHUNK = 1 << 20
-
-
-@dataclass(frozen=True, slots=True)
-class Package:
-    """What a submission says it is, read as data: its distribution name and version, its plugin's name."""
-
-    distribution: str
-    version: str
-    plugin: str
 
 
 def read_package(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> Package:
     """The name, version and plugin of a wheel or a bot folder; :class:`SubmissionError` if it is neither, or
     if the wheel breaks ``limits`` (checked before any member is read)."""
     if not path.exists():
-        raise SubmissionError(f"{path}: no such file or folder (expected a wheel (.whl) or a bot folder)")
+        raise SubmissionError(f"{path}: no such file or folder (expected a wheel (.whl), a bot folder, or a program "
+                              f"bot's folder or .zip with bot.toml)")
+    if program_root(path, limits) is not None:
+        return read_program(path, limits)
     if path.is_dir():
         return _folder_package(path)
     if path.suffix != ".whl" or not path.is_file():
-        raise SubmissionError(f"{path}: expected a wheel (.whl) or a bot folder with a pyproject.toml")
+        raise SubmissionError(f"{path}: expected a wheel (.whl), a bot folder with a pyproject.toml, or a program "
+                              f"bot's folder or .zip with bot.toml")
     check_wheel(path, limits)
     try:
         with zipfile.ZipFile(path) as z:
@@ -131,6 +124,9 @@ def _folder_package(folder: Path) -> Package:
 def install_submission(path: Path, target: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
     """Unpack the wheel or copy the bot folder at ``path`` into the new folder ``target``, under ``limits``:
     measured before anything is written, written under the disk quota, and nothing left behind if refused."""
+    if program_root(path, limits) is not None:
+        install_program(path, target, limits)
+        return
     check_free_space(target, limits)
     if not path.is_dir():
         check_wheel(path, limits)
@@ -200,7 +196,7 @@ def _copy_folder(folder: Path, target: Path, quota: Quota) -> None:
     if source is None:
         raise SubmissionError(f"{folder}: the entry point {value!r} names a module the folder does not have")
     for name in scan_package(source, folder, quota.limits):
-        _copy_file(source.parent / name, target / name, quota, name)
+        copy_file(source.parent / name, target / name, quota, name)
     info = target / f"{_normal(package.distribution)}-{package.version}.dist-info"
     info.mkdir()
     _write(info / "METADATA", f"Metadata-Version: 2.1\nName: {package.distribution}\n"
@@ -208,20 +204,6 @@ def _copy_folder(folder: Path, target: Path, quota: Quota) -> None:
     _write(info / "entry_points.txt", f"[{ENTRY_POINT_GROUP}]\n{package.plugin} = {value}\n", quota)
     files = [p.relative_to(target).as_posix() for p in sorted(target.rglob("*")) if p.is_file()]
     _write(info / "RECORD", "".join(f"{f},,\n" for f in [*files, f"{info.name}/RECORD"]), quota)
-
-
-def _copy_file(source: Path, target: Path, quota: Quota, name: str) -> None:
-    """One regular file copied under the quota (opened without following a link, should one replace it)."""
-    quota.file(name)
-    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with open(fd, "rb") as src:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise SubmissionError(f"refused: {quota.label} {name[:60]!r} is no longer a regular file")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("xb") as out:
-            while chunk := src.read(_CHUNK):
-                quota.wrote(len(chunk), name)
-                out.write(chunk)
 
 
 def _write(path: Path, text: str, quota: Quota) -> None:

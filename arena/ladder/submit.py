@@ -1,6 +1,7 @@
 """Entering a ladder: install a submission, check it in its sandbox, admit it or not; retiring one.
 
-A submission (a wheel or a bot folder, :mod:`arena.ladder.install`) becomes
+A submission (a wheel or a bot folder, :mod:`arena.ladder.install`; a program bot's folder or zip, built
+confined, :mod:`arena.ladder.program_install`) becomes
 the entry ``<plugin>-v<k>``: the k-th version of that bot, linked to the one
 before (its ``previous``), with a rating of its own. It is installed into
 ``DIR/plugins/<entry>/``, discovered confined, then checked with check-bot in
@@ -37,7 +38,7 @@ from arena.ladder.ladder import PLUGINS, Ladder
 from arena.ladder.names import entry_base
 from arena.ladder.submitters import Submitter
 from arena.plugins.checkbot import check_bot
-from arena.plugins.folders import add_folder_players, folder_candidate
+from arena.plugins.folders import add_folder_players, folder_code_hash
 from arena.results.store.database import Store
 from arena.tournament.event import roster_of
 
@@ -65,8 +66,8 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
             submitters.check_active(entries, by)
         name, previous, target = _new_folder(ladder, ledger, base, path)
         try:
-            candidate = folder_candidate(target, name)
-            same = next((e for e in ledger.entries() if e.plugin == base and e.code_hash == candidate.code_hash), None)
+            code_hash = folder_code_hash(target, name)
+            same = next((e for e in ledger.entries() if e.plugin == base and e.code_hash == code_hash), None)
             if same is not None:
                 raise SubmissionError(f"{path} is the same code as the entry {same.name} ({same.status}); "
                                       f"change the bot to submit a new version")
@@ -77,10 +78,11 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
             shutil.rmtree(target, ignore_errors=True)
             raise
         spec = ladder.registry.players[name]
-        entry = Entry(name, spec.name, base, spec.version, candidate.code_hash, f"{PLUGINS}/{name}", previous,
+        entry = Entry(name, spec.name, base, spec.version, code_hash, f"{PLUGINS}/{name}", previous,
                       "checking", "being checked", None, time.time(), owner)
         ledger.add_entry(entry)
-        say(f"{name}: installed {package.distribution} {package.version} into {target}; checking it ...")
+        installed = " ".join(w for w in (package.distribution, package.version) if w)
+        say(f"{name}: installed {installed} into {target}; checking it ...")
         report = _check(ladder, store, name, games)
         data = {"ok": report.ok, "rows": report.to_dicts(), "text": report.table("simple")}
         if report.ok:

@@ -1,8 +1,9 @@
 """Plugins installed in folders of their own (a ladder's submissions), found without importing them.
 
 A folder holds one unpacked distribution: its package and its ``.dist-info``
-(as a wheel unpacks). :func:`folder_candidate` reads the ``arena.plugins``
-entry point from that metadata and hashes the files, as
+(as a wheel unpacks), or a program bot (docs/protocol.md): its files and its
+``bot.toml``, read as data (:func:`arena.plugins.program_bots.folder_player`).
+:func:`folder_candidate` reads the ``arena.plugins`` entry point from that metadata and hashes the files, as
 :mod:`arena.plugins.discovery` does for installed distributions; the plugin's
 discovery then runs confined like any other's, and the sandboxed bot host puts
 the folder on its path (the bot may read its own package there, nothing else
@@ -20,6 +21,7 @@ from pathlib import Path
 from arena.plugins import discovery
 from arena.bots.errors import PluginError
 from arena.plugins.names import ENTRY_POINT_GROUP
+from arena.plugins.program_bots import folder_hash, folder_player
 from arena.plugins.registry import Registry, discovered_players
 
 
@@ -45,6 +47,17 @@ def folder_candidate(folder: str | Path, name: str) -> discovery.Candidate:
                                discovery.code_hash(dist, str(folder), files))
 
 
+def is_program_folder(folder: str | Path) -> bool:
+    """A program bot's entry folder (:mod:`arena.ladder.program_install`): a bot.toml and no distribution."""
+    folder = Path(folder)
+    return (folder / "bot.toml").is_file() and not any(folder.glob("*.dist-info"))
+
+
+def folder_code_hash(folder: str | Path, name: str) -> str:
+    """The code hash of the entry in ``folder``: its plugin's (:func:`folder_candidate`), or a program's folder's."""
+    return folder_hash(str(folder)) if is_program_folder(folder) else folder_candidate(folder, name).code_hash
+
+
 def add_folder_players(registry: Registry, entries: Mapping[str, Mapping[str, str]],
                        timeout: float = discovery.DISCOVERY_TIMEOUT) -> dict[str, str]:
     """Register each entry ``name -> {"folder": ..., "player": ...}`` in ``registry`` under its own name.
@@ -57,7 +70,10 @@ def add_folder_players(registry: Registry, entries: Mapping[str, Mapping[str, st
     found = {}
     for name, entry in entries.items():
         try:
-            found[name] = folder_candidate(entry["folder"], name)
+            if is_program_folder(entry["folder"]):  # nothing to discover: its bot.toml says it all
+                registry.players[name] = folder_player(name, str(Path(entry["folder"]).resolve()))
+            else:
+                found[name] = folder_candidate(entry["folder"], name)
         except PluginError as exc:
             problems[name] = str(exc)
     reports = discovery.discover(list(found.values()), timeout) if found else {}

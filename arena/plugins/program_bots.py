@@ -26,6 +26,8 @@ ENTRY_POINT_GROUP = "arena.programs"
 """The entry-point group of a pip package that ships a program: name -> the package holding ``bot.toml``."""
 KEYS = {"name": str, "command": list, "build": list, "options": dict, "description": str, "version": str}
 MAX_HASHED = 256 << 20
+MAX_BOT_TOML = 64 << 10
+"""The largest bot.toml read, in bytes."""
 
 
 def program_seat(name: str) -> tuple[str, list[str]] | None:
@@ -80,6 +82,12 @@ def package_player(name: str) -> PlayerSpec | None:
                  plugin=dist.name if dist is not None else module, version=dist.version if dist is not None else "")
 
 
+def folder_player(name: str, folder: str) -> PlayerSpec:
+    """The spec of the program bot in ``folder`` (its bot.toml), registered as ``name`` (a ladder's entry)."""
+    table = read_bot_toml(name, folder)
+    return _spec(name, folder, table, [], plugin=printable(str(table.get("name", name)))[:40])
+
+
 def program_names() -> list[str]:
     """The players the installed packages' :data:`ENTRY_POINT_GROUP` entry points offer."""
     return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)})
@@ -90,10 +98,21 @@ def read_bot_toml(name: str, folder: str) -> dict:
     where = os.path.join(folder, "bot.toml")
     try:
         with open(where, "rb") as f:
-            table = tomllib.load(f)
+            data = f.read(MAX_BOT_TOML + 1)
     except FileNotFoundError:
         raise PluginError(f"player {name!r}: expected a bot.toml in {folder} (got none)") from None
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
+        raise PluginError(f"player {name!r}: {where}: {exc}") from None
+    return checked_bot_toml(name, where, data)
+
+
+def checked_bot_toml(name: str, where: str, data: bytes) -> dict:
+    """The bot.toml ``data`` (read from ``where``) parsed and checked, or PluginError saying what is wrong."""
+    if len(data) > MAX_BOT_TOML:
+        raise PluginError(f"player {name!r}: {where}: expected at most {MAX_BOT_TOML >> 10} KiB (got more)")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PluginError(f"player {name!r}: {where}: {exc}") from None
     for key, value in table.items():
         if key not in KEYS:

@@ -33,6 +33,9 @@ Three stages (:func:`build`'s ``stage``):
   are locked;
 - ``game``: a game process, on top of the server's filter (filters stack):
   no clone but threads, no mount;
+- ``build``: a program bot's build step at a ladder submission (:mod:`arena.sandbox.build`), which must
+  start processes and exec compilers: only the escapes (namespaces, mounts, ptrace and process_vm_*,
+  pidfd, io_uring, bpf, perf, keys, userfaultfd, open_by_handle_at) and clone with a namespace flag;
 - ``program-server``: a program bot's fork server (docs/protocol.md): the
   ``server`` filter but for exec, which its game processes need to become the
   program (the server runs no bot code; a native program could load any code
@@ -74,8 +77,10 @@ CHANNELS = ("flock", "inotify_init", "inotify_init1", "fanotify_init", "mincore"
 FCNTL_LOCKS = (5, 6, 7, 36, 37, 38)  # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK/SETLK/SETLKW
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
 CLONE_NEWUSER = 0x10000000
+CLONE_NEW = (0x00020000, 0x02000000, 0x04000000, 0x08000000, CLONE_NEWUSER, 0x20000000, 0x40000000)
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID and NEWNET (NEWTIME only unshare takes: denied)."""
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
-STAGES = ("process", "server", "game", "program-server")
+STAGES = ("process", "server", "game", "program-server", "build")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
                "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
@@ -123,6 +128,13 @@ def build(own_pid: int, *, deny_writes: bool, stage: str = "process"):
     if stage == "game":  # the server's filter already holds the rest
         _add(f, deny, "mount")
         _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
+        return f
+    if stage == "build":  # processes, exec, signals and sessions are a build's own business
+        for name in TRACE + PIDFD + tuple(n for n in ESCAPE if n not in ("setsid", "setpgid", "tkill")):
+            _add(f, deny, name)
+        for flag in CLONE_NEW:
+            _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
+        _add(f, sc.ERRNO(errno.ENOSYS), "clone3")
         return f
     escape = tuple(n for n in ESCAPE if stage == "process" or n != "mount")
     execs = () if stage == "program-server" else EXEC

@@ -1,4 +1,4 @@
-// The submit form: the wheel goes as the request's body, the token in its Authorization header
+// The submit form: the wheel (or a program bot's zip) goes as the request's body, the token in its Authorization header
 // (the server reads no body before it knows who sends it). The answer is shown as text.
 (function () {
   "use strict";
@@ -11,9 +11,9 @@
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const file = form.elements.wheel.files[0], token = form.elements.token.value.trim();
-    if (!file || !token) { say("refused: choose a wheel and give your token", "refused"); return; }
+    if (!file || !token) { say("refused: choose a wheel or a zip and give your token", "refused"); return; }
     if (file.size > Number(form.dataset.max)) {
-      say("refused: the wheel is " + (file.size / 1048576).toFixed(1) + " MiB, more than this ladder takes", "refused");
+      say("refused: the file is " + (file.size / 1048576).toFixed(1) + " MiB, more than this ladder takes", "refused");
       return;
     }
     const button = form.querySelector("button");

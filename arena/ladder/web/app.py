@@ -157,8 +157,8 @@ class Site:
         spool = upload.new_spool(self.folder)
         outcome = "refused"
         try:
-            wheel = upload.name_wheel(await upload.receive(request, spool, self.max_upload))
-            entry = await run_in_threadpool(submit, self.ladder, wheel, by=who)
+            sent = upload.name_upload(await upload.receive(request, spool, self.max_upload))
+            entry = await run_in_threadpool(submit, self.ladder, sent, by=who)
             outcome = f"{entry.name}: {entry.status}"
             return _line(f"{entry.name}: {entry.status} ({self.hide(entry.reason)})",
                          200 if entry.status == "active" else 422)

@@ -4,12 +4,13 @@ The token comes from the ``Authorization: Bearer TOKEN`` header, read before
 any of the body is; a request without a known token is answered at once with
 ``Connection: close``, so the server reads no more of it (uvicorn would
 otherwise read and drop the rest of the body to keep the connection). The body
-is the wheel itself (``Content-Type: application/octet-stream``, no multipart
-form to parse): it is streamed to a file of the ladder's ``uploads/`` folder
-and counted as it comes, chunked or not; past the cap the request is answered
-413 and the connection closed, and the partial file removed. The file is named
-after the wheel's own ``.dist-info`` folder, never after anything the sender
-said.
+is the wheel itself, or a program bot's zip (``Content-Type:
+application/octet-stream``, no multipart form to parse): it is streamed to a
+file of the ladder's ``uploads/`` folder and counted as it comes, chunked or
+not; past the cap the request is answered 413 and the connection closed, and
+the partial file removed. The file is named after the wheel's own
+``.dist-info`` folder (a program's zip: ``program.zip``), never after anything
+the sender said.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from starlette.requests import Request
 
 from arena.ladder.archive import check_wheel
 from arena.ladder.errors import SubmissionError, UploadTooLarge
+from arena.ladder.program_install import BOT_TOML
 
 UPLOADS = "uploads"
 """The ladder's folder for bodies being received (each in a folder of its own, removed after its check)."""
@@ -58,8 +60,8 @@ def new_spool(folder: Path) -> Path:
 
 
 async def receive(request: Request, spool: Path, cap: int) -> Path:
-    """Stream the body into ``spool/upload.whl``, at most ``cap`` bytes (:class:`UploadTooLarge` past it); the file."""
-    path = spool / "upload.whl"
+    """Stream the body into ``spool/upload``, at most ``cap`` bytes (:class:`UploadTooLarge` past it); the file."""
+    path = spool / "upload"
     written = 0
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as out:
@@ -70,25 +72,32 @@ async def receive(request: Request, spool: Path, cap: int) -> Path:
                                f"(stopped reading at {written >> 10} KiB)")
             out.write(chunk)
     if written == 0:
-        raise SubmissionError("refused: the request has no body: send the wheel itself as the body")
+        raise SubmissionError("refused: the request has no body: send the wheel (or the program's zip) itself as "
+                              "the body")
     return path
 
 
-def name_wheel(path: Path) -> Path:
-    """Rename the received wheel after its ``NAME-VERSION.dist-info`` folder (as installers expect); the new
-    path. A SubmissionError if it is not a zip with one such folder, or if its end record already breaks the
-    archive limits (checked before zipfile reads the central directory into memory)."""
+def name_upload(path: Path) -> Path:
+    """Rename the received wheel after its ``NAME-VERSION.dist-info`` folder (as installers expect), or a zip
+    holding a program bot's bot.toml ``program.zip``; the new path. A SubmissionError if it is neither, or if
+    its end record already breaks the archive limits (checked before zipfile reads the central directory)."""
     if not zipfile.is_zipfile(path):  # reads the end record only
         raise SubmissionError("refused: the upload is not a wheel (not a zip archive)")
     check_wheel(path)
     try:
         with zipfile.ZipFile(path) as z:
-            found = {m.group(1, 2) for n in z.namelist() if (m := _DIST_INFO.match(n))}
+            names = z.namelist()
     except (zipfile.BadZipFile, OSError, ValueError):
         raise SubmissionError("refused: the upload is not a wheel (not a zip archive)") from None
+    found = {m.group(1, 2) for n in names if (m := _DIST_INFO.match(n))}
+    tops = {n.split("/", 1)[0] for n in names}
+    if not found and (BOT_TOML in names or (len(tops) == 1 and f"{next(iter(tops))}/{BOT_TOML}" in names)):
+        target = path.with_name("program.zip")
+        path.rename(target)
+        return target
     if len(found) != 1:
         raise SubmissionError(f"refused: a wheel has exactly one NAME-VERSION.dist-info folder (this upload has "
-                              f"{len(found)})")
+                              f"{len(found)}; a program bot's zip holds its {BOT_TOML})")
     name, version = found.pop()
     target = path.with_name(f"{name}-{version}-py3-none-any.whl")
     path.rename(target)
