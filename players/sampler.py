@@ -279,8 +279,8 @@ class SamplerBot(Bot):
             dealt += 1
             if dealt >= self.max_worlds or clock() >= deadline:
                 break
-        self.last["worlds"] = dealt
         totals = [sum(x) for x in scores]
+        self.last["worlds"], self.last["totals"] = dealt, totals
         best = min(range(len(moves)), key=lambda i: totals[i])
         if self.gate_z is not None:
             plain = int(self.fallback.play(view))
