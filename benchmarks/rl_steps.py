@@ -1,7 +1,7 @@
 """Environment steps per second for training (arena.rl), single and batched, against the engine's own speed.
 
     .venv/bin/python benchmarks/rl_steps.py [--rules getaway] [--players 4] [--games 200] [--rounds 5]
-                                            [--batch 1,16,64]
+                                            [--batch 1,64,1024]
 
 One step is one decision (a card played or a take answered) by uniformly
 random legal play, the policy `arena bench engine` plays. Each round measures,
@@ -18,7 +18,10 @@ in this process's CPU time (``time.process_time``), side by side:
   against ``random`` players; steps are the learner's, the time includes
   the others' turns (through the referee's in-process clients);
 - the batch (``arena.rl.Batch``) of each size in ``--batch``: steps until as
-  many games have finished, each step observing and stepping every game.
+  many games have finished, each step observing and stepping every game;
+- the random policy alone (``argmax(random * mask)``, numpy, what the loops
+  above call each step), as many times as the AEC run's steps: its time is in
+  the figures above, and the AEC environment's own cost (net of it) is shown.
 
 The medians of ``--rounds`` rounds are printed, with the environments' cost
 per step over the engine's.
@@ -94,13 +97,23 @@ def batched(rules, players: int, games: int, size: int, seed: int) -> tuple[floa
     return time.process_time() - start, steps
 
 
+def policy(steps: int, seed: int) -> float:
+    """CPU seconds of ``steps`` calls of the loops' random policy on one mask (four legal cards)."""
+    rng, mask = np.random.default_rng(seed), np.zeros(rl.encoding.ACTIONS, dtype=np.int8)
+    mask[[3, 17, 40, 51]] = 1
+    start = time.process_time()
+    for _ in range(steps):
+        int(np.argmax(rng.random(rl.encoding.ACTIONS) * mask))
+    return time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="getaway")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--batch", default="1,16,64", help="batch sizes, comma-separated")
+    parser.add_argument("--batch", default="1,64,1024", help="batch sizes, comma-separated")
     args = parser.parse_args()
     rules, sizes = PRESETS[args.rules], [int(s) for s in args.batch.split(",")]
     rates: dict[str, list[float]] = {}
@@ -113,6 +126,9 @@ def main() -> None:
         # decisions a game: the AEC run's
         rates.setdefault("engine (Game, no observations)", []).append(steps / engine_cpu)
         rates.setdefault("AEC env, one game (observe + step)", []).append(steps / cpu)
+        policy_cpu = policy(steps, r)
+        rates.setdefault("the random policy alone", []).append(steps / policy_cpu)
+        rates.setdefault("AEC env net of the policy", []).append(steps / (cpu - policy_cpu))
         cpu, steps = seat_env(rules, args.players, args.games, r, registry)
         rates.setdefault(f"SeatEnv, one seat against {args.players - 1} random (their turns included)",
                          []).append(steps / cpu)

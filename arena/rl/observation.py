@@ -51,6 +51,10 @@ _IN_TRICK, _LEADS, _WINNING, _NEXT, _PLACE = (SEAT_FEATURES.index(f) for f in
 _DECISION = {"play": FIELD["decision"].start, "take": FIELD["decision"].start + 1}
 _LED, _TRUMP, _FIRST = FIELD["led_suit"].start, FIELD["trump"].start, FIELD["first_trick"].start
 _PLANE_BYTES = 13
+_SUITS_IN = tuple(tuple(suit for suit in range(4) if v >> suit & 1) for v in range(16))
+"""The suits of a 4-bit void set."""
+_REVERSED = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+"""Each byte with its bits reversed: packed little-endian planes made big-endian, numpy's quicker order."""
 _ZERO_PLANE = bytes(_PLANE_BYTES)
 
 
@@ -111,21 +115,18 @@ def write_numbers(out: memoryview[float], base: int, t: SeatKnowledge, seat: int
     at = lay.starts[seat]
     cards = lay.cards
     sizes, hidden, voids, active = t.hand_sizes, t.hidden_draws, t.void_masks, t.active
-    for s in range(lay.players):
-        o = base + at[s]
+    for s, o in enumerate(at):
+        o += base
         if active[s]:
             out[o + _ACTIVE] = 1.0
         z = sizes[s]
         if z:
             out[o + _SIZE] = z / cards
-        h = hidden[s]
-        if h:
-            out[o + _HIDDEN] = min(h / cards, 1.0)
-        v = voids[s]
-        if v:
-            for suit in range(4):
-                if v >> suit & 1:
-                    out[o + _VOID + suit] = 1.0
+        if hidden[s]:
+            out[o + _HIDDEN] = min(hidden[s] / cards, 1.0)
+        if voids[s]:
+            for suit in _SUITS_IN[voids[s]]:
+                out[o + _VOID + suit] = 1.0
     n = lay.players
     for place, s in enumerate(t.out, 1):
         out[base + at[s] + _PLACE] = place / n
@@ -158,14 +159,14 @@ def write_numbers(out: memoryview[float], base: int, t: SeatKnowledge, seat: int
 def unpack_planes(raw: bytes, rows: int) -> np.ndarray:
     """Packed card planes (``rows`` observations' :func:`planes`, one after another) as 0s and 1s,
     ``(rows, CARD_PLANES_SIZE)`` ``uint8``."""
-    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").reshape(rows, CARD_PLANES_SIZE)
+    return np.unpackbits(np.frombuffer(raw.translate(_REVERSED), dtype=np.uint8)).reshape(rows, CARD_PLANES_SIZE)
 
 
 def observation(t: SeatKnowledge, seat: int, hand: int, seen: int, decision: str | None, lay: Layout) -> np.ndarray:
     """A new observation vector of ``seat`` (equal to :func:`arena.rl.encoding.encode` of its view)."""
     out = lay.template.copy()
-    out[:CARD_PLANES_SIZE] = np.unpackbits(np.frombuffer(planes(t, seat, hand, seen, lay), dtype=np.uint8),
-                                           bitorder="little")
+    out[:CARD_PLANES_SIZE] = np.unpackbits(np.frombuffer(planes(t, seat, hand, seen, lay).translate(_REVERSED),
+                                                         dtype=np.uint8))
     # (numpy's stubs give an array no __buffer__; a float32 array's memoryview has format "f")
     write_numbers(memoryview(out), 0, t, seat, hand, decision, lay)  # type: ignore[arg-type]
     return out
