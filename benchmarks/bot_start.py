@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from tournament import tree_cpu  # noqa: E402  (it puts this checkout first on the path)
+import tournament  # noqa: E402, F401  (it puts this checkout first on the path)
 
 MODES = ("zygote", "exec")
 
@@ -36,6 +35,7 @@ def trial(mode: str, bots: int, player: str) -> dict:
     """In a fresh process: start the bots, ping each; wall and CPU seconds."""
     from arena.plugins.registry import load
     from arena.sandbox import zygoteproc
+    from arena.sandbox.cpu_meter import start_meter
     from arena.sandbox.client import SandboxClient
     from arena.sandbox.limits import detect
 
@@ -45,11 +45,12 @@ def trial(mode: str, bots: int, player: str) -> dict:
         zygoteproc.spawn = refuse
     spec = load().get(player)
     detect()
-    cpu0, wall0 = tree_cpu([os.getpid()]), time.perf_counter()
+    meter = start_meter()  # counts every process the trial starts
+    cpu0, wall0 = meter.seconds(), time.perf_counter()
     clients = [SandboxClient(spec) for _ in range(bots)]
     try:
         answers = [c.ping().status for c in clients]
-        wall, cpu = time.perf_counter() - wall0, tree_cpu([os.getpid()]) - cpu0
+        wall, cpu = time.perf_counter() - wall0, meter.seconds() - cpu0
     finally:
         for c in clients:
             c.close()

@@ -21,27 +21,22 @@ docs/sandbox.md's figure for the end of a game (the acknowledged
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tournament import tree_cpu
 from arena.bots.referee import play_game
 from arena.game.rules import Rules
 from arena.plugins.registry import load
 from arena.sandbox.client import SandboxClient
+from arena.sandbox.cpu_meter import CpuMeter, start_meter
 
 
-def bots_cpu() -> float:
-    """CPU seconds of this process's descendants, live or reaped by a live one (Linux /proc; else 0)."""
-    return tree_cpu([os.getpid()], descendants_only=True)
-
-
-def one_round(games: int, players: list[str], order: str = "new") -> tuple[float, float, float]:
-    """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after a warm-up.
+def one_round(games: int, players: list[str], meter: CpuMeter, order: str = "new") -> tuple[float, float, float]:
+    """(harness CPU ms, bots' CPU ms, wall ms) per game over ``games`` games, after a warm-up (the bots':
+    every other process ``meter`` counts).
 
     ``order``: ``new``, every game a new deal (a client's process goes on from game to game);
     ``rotations``, each deal's four seat rotations in a row, as a round robin's batch plays them (a
@@ -53,14 +48,15 @@ def one_round(games: int, players: list[str], order: str = "new") -> tuple[float
     try:
         for r in range(4 if rotations else 1):  # start-up is not the figure
             play_game(rules, clients[r:] + clients[:r], seed=0)
-        cpu0, bots0, wall0 = time.process_time(), bots_cpu(), time.perf_counter()
+        cpu0, all0, wall0 = time.process_time(), meter.seconds(), time.perf_counter()
         for g in range(games):
             if rotations:
                 r = g % 4
                 play_game(rules, clients[r:] + clients[:r], seed=g // 4 + 1)
             else:
                 play_game(rules, clients, seed=g + 1)
-        return ((time.process_time() - cpu0) / games * 1000, (bots_cpu() - bots0) / games * 1000,
+        harness, everything = time.process_time() - cpu0, meter.seconds() - all0
+        return (harness / games * 1000, (everything - harness) / games * 1000,
                 (time.perf_counter() - wall0) / games * 1000)
     finally:
         for c in clients:
@@ -80,8 +76,10 @@ def main() -> None:
     if len(players) != 4:
         parser.error(f"--players: expected four names, got {len(players)}")
     rounds = []
+    meter = start_meter()  # before any bot process: every one is counted
+    print(f"CPU counted by {meter.how}")
     for r in range(args.rounds):
-        rounds.append(one_round(args.games, players, args.order))
+        rounds.append(one_round(args.games, players, meter, args.order))
         print(f"round {r + 1}: {rounds[-1][0]:6.2f} ms harness CPU  {rounds[-1][1]:6.2f} ms bots' CPU  "
               f"{rounds[-1][0] + rounds[-1][1]:6.2f} ms both  {rounds[-1][2]:7.2f} ms wall  a game", flush=True)
     print(f"median:  {statistics.median(c for c, _, _ in rounds):6.2f} ms harness CPU  "

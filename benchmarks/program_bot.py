@@ -36,12 +36,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from tournament import tree_cpu  # noqa: E402  (its /proc walk; it puts this checkout first on the path)
+import tournament  # noqa: E402, F401  (it puts this checkout first on the path)
 
 from arena.bots.referee import InProcessClient, play_game  # noqa: E402
 from arena.game.rules import Rules  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 from arena.plugins.runner import make_client  # noqa: E402
+from arena.sandbox.cpu_meter import CpuMeter, start_meter  # noqa: E402
 
 
 def build_c(folder: Path) -> str:
@@ -51,9 +52,10 @@ def build_c(folder: Path) -> str:
     return f"program:{folder}"
 
 
-def play_round(registry, seat0: str, sandbox: bool, rules: Rules, games: int) -> tuple[float, list[float], int]:
+def play_round(registry, seat0: str, sandbox: bool, rules: Rules, games: int,
+               meter: CpuMeter) -> tuple[float, list[float], int]:
     """(CPU seconds of everything, seat 0's decision wall times in ms, faults) for ``games`` games."""
-    before = tree_cpu([os.getpid()])
+    before = meter.seconds()
     bot = make_client(registry.get(seat0), sandbox=sandbox)
     others = [InProcessClient(registry.get(n)) for n in ("random", "low", "high")]
     walls, faults = [], 0
@@ -66,7 +68,7 @@ def play_round(registry, seat0: str, sandbox: bool, rules: Rules, games: int) ->
         bot.close()
         for c in others:
             c.close()
-    return tree_cpu([os.getpid()]) - before, walls, faults
+    return meter.seconds() - before, walls, faults
 
 
 def main() -> None:
@@ -75,6 +77,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rules", default="getaway")
     args = parser.parse_args()
+    meter = start_meter()  # before any bot process: every one is counted
     rules, registry = Rules.preset(args.rules), load(autoload=False)
     with tempfile.TemporaryDirectory(prefix="program-bench-") as tmp:
         variants = [("C program", build_c(Path(tmp)), True), ("Python, sandboxed", "low", True),
@@ -84,12 +87,13 @@ def main() -> None:
         faults = dict.fromkeys(cpu, 0)
         for _ in range(args.rounds):
             for label, seat0, sandbox in variants:
-                spent, w, f = play_round(registry, seat0, sandbox, rules, args.games)
+                spent, w, f = play_round(registry, seat0, sandbox, rules, args.games, meter)
                 cpu[label].append(spent * 1000 / args.games)
                 walls[label] += w
                 faults[label] += f
     print(f"{args.rules}, 4 players, seat 0 measured (seats 1-3 in-process random, low, high), "
-          f"{args.games} games x {args.rounds} rounds, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+          f"{args.games} games x {args.rounds} rounds, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}; "
+          f"CPU counted by {meter.how}")
     for label, _, _ in variants:
         w = sorted(walls[label])
         print(f"  {label:<18} CPU a game {statistics.median(cpu[label]):7.2f} ms (rounds "

@@ -47,9 +47,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from tournament import FAST, tree_cpu  # noqa: E402  (benchmarks/tournament.py)
+from tournament import FAST  # noqa: E402  (benchmarks/tournament.py)
 
 from arena.plugins.registry import load  # noqa: E402
+from arena.sandbox.cpu_meter import start_meter  # noqa: E402
 from arena.tournament.event import Tournament  # noqa: E402
 from arena.tournament.executors import LocalExecutor  # noqa: E402
 from arena.tournament.spec import spec_from_dict  # noqa: E402
@@ -136,6 +137,7 @@ def one(games: int, setup: str, scheduler_here: bool = False) -> dict:
     """Play one cell in this process; its figures."""
     spec = spec_from_dict({"name": "scale", "players": FAST, "table_sizes": [4], "deals": games // 4, "seed": 1,
                            "batch": 8, "sandbox": "never"}, "benchmark")
+    meter = start_meter()  # before the workers start: every process of the cell is counted
     registry = load()
     start = time.perf_counter()
     executor, cluster, scheduler = _executor(setup, scheduler_here)
@@ -149,11 +151,12 @@ def one(games: int, setup: str, scheduler_here: bool = False) -> dict:
             workers = _descendants()
             _reset_peaks([os.getpid(), *workers])
             rss0 = {p: _status_kb(p, "VmRSS") for p in ["self", *workers]}
-            cpu0 = (time.process_time(), tree_cpu([os.getpid()], descendants_only=True))
+            cpu0 = (time.process_time(), meter.seconds())
             run_start = time.perf_counter()
             played = t.run(executor).played_now
             wall = time.perf_counter() - run_start
-            cpu = (time.process_time() - cpu0[0], tree_cpu([os.getpid()], descendants_only=True) - cpu0[1])
+            own = time.process_time() - cpu0[0]
+            cpu = (own, meter.seconds() - cpu0[1] - own)  # the workers': every other process
             peak = {p: _status_kb(p, "VmHWM") for p in rss0}
         finally:
             executor.shutdown()

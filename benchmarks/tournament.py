@@ -12,10 +12,12 @@ delivery of games). Two figures per setting, medians over the repeats:
   event sees; the pool is already started);
 - end-to-end: the same plus starting and stopping the worker pool (what a short
   ``arena tournament run`` sees, apart from interpreter start-up);
-- CPU: CPU milliseconds per game of the coordinator, the pool's worker
-  processes and their sandboxed bot processes together (Linux /proc). On a
-  machine shared with other work this is the steadier figure: games/s then
-  depends on how much of the cores the run gets.
+- CPU: CPU milliseconds per game of every process the run has: the
+  coordinator, the pool's workers, the zygote and every sandboxed bot process,
+  at ``--jobs 1`` as at ``--jobs 2`` (:mod:`arena.sandbox.cpu_meter`: a cpuacct
+  control group where one can be made, else a /proc walk; the first line says
+  which). On a machine shared with other work this is the steadier figure:
+  games/s then depends on how much of the cores the run gets.
 
 Built-in players only (plugin autoload off), so other installed bots cannot
 slow the figures down.
@@ -38,42 +40,9 @@ from arena.tournament.spec import spec_from_dict
 from arena.tournament.executors import make_executor
 from arena.plugins.registry import load
 from arena.tournament.event import Tournament
+from arena.sandbox.cpu_meter import CpuMeter, start_meter
 
 FAST = ["random", "low", "high", "heuristic"]
-
-
-def _proc_table() -> dict[int, tuple[int, float]]:
-    """pid -> (parent pid, CPU seconds of it and its reaped children), from Linux /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    table = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        table[int(stat.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
-    return table
-
-
-def _worker_cpu(executor) -> float:
-    """CPU seconds used so far by a LocalExecutor's workers and everything under them
-    (sandboxed bot processes included); 0 where /proc does not exist."""
-    return tree_cpu([proc.pid for proc in getattr(getattr(executor, "pool", None), "_pool", [])])
-
-
-def tree_cpu(roots: list[int], *, descendants_only: bool = False) -> float:
-    """CPU seconds of the processes ``roots`` and everything under them, live or reaped by a
-    live one (without the roots' own with ``descendants_only``); 0 where /proc does not exist."""
-    table = _proc_table()
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, [c for r in roots for c in children.get(r, [])] if descendants_only else list(roots)
-    while todo:
-        pid = todo.pop()
-        total += table.get(pid, (0, 0.0))[1]
-        todo.extend(children.get(pid, []))
-    return total
 
 
 def _nap(seconds: float) -> int:
@@ -92,7 +61,8 @@ def _warm(executor) -> None:
             return
 
 
-def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry) -> tuple[int, float, float, float]:
+def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry,
+            meter: CpuMeter) -> tuple[int, float, float, float]:
     """Play one round robin; return (games, seconds of run, seconds end to end, CPU seconds of run)."""
     spec = spec_from_dict({"name": "bench", "players": FAST, "table_sizes": [4], "deals": deals,
                            "seed": seed, "jobs": jobs, "batch": batch, "sandbox": sandbox}, "benchmark")
@@ -102,18 +72,18 @@ def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry
         executor = make_executor(spec)
         try:
             _warm(executor)
-            cpu_start, run_start = time.process_time() + _worker_cpu(executor), time.perf_counter()
+            cpu_start, run_start = meter.seconds(), time.perf_counter()
             progress = t.run(executor)
             run_end = time.perf_counter()
-            cpu = time.process_time() + _worker_cpu(executor) - cpu_start
+            cpu = meter.seconds() - cpu_start
         finally:
             executor.shutdown()
         end = time.perf_counter()
     return progress.played_now, run_end - run_start, end - start, cpu
 
 
-def bench(jobs: int, batch: int, sandbox: str, deals: int, repeats: int, registry) -> str:
-    runs = [one_run(jobs, batch, sandbox, deals, seed, registry) for seed in range(1, repeats + 1)]
+def bench(jobs: int, batch: int, sandbox: str, deals: int, repeats: int, registry, meter: CpuMeter) -> str:
+    runs = [one_run(jobs, batch, sandbox, deals, seed, registry, meter) for seed in range(1, repeats + 1)]
     games = runs[0][0]
     steady = [g / r for g, r, _, _ in runs]
     whole = [g / e for g, _, e, _ in runs]
@@ -136,13 +106,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=250, help="deals per table (4 games each)")
     parser.add_argument("--repeats", type=int, default=3, help="repeats per setting; medians are shown")
     args = parser.parse_args(argv)
-    registry = load()
-    print(f"4-player getaway round robin of {', '.join(FAST)}; {os.cpu_count()} cores; "
-          f"load average {os.getloadavg()[0]:.1f}", flush=True)
-    for sandbox in args.sandbox.split(","):
-        for jobs in _ints(args.jobs):
-            for batch in _ints(args.batch):
-                print(bench(jobs, batch, sandbox, args.deals, args.repeats, registry), flush=True)
+    with start_meter() as meter:  # before any process is started: every one is counted
+        registry = load()
+        print(f"4-player getaway round robin of {', '.join(FAST)}; {os.cpu_count()} cores; "
+              f"load average {os.getloadavg()[0]:.1f}; CPU counted by {meter.how}", flush=True)
+        for sandbox in args.sandbox.split(","):
+            for jobs in _ints(args.jobs):
+                for batch in _ints(args.batch):
+                    print(bench(jobs, batch, sandbox, args.deals, args.repeats, registry, meter), flush=True)
 
 
 if __name__ == "__main__":

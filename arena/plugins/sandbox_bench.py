@@ -21,6 +21,7 @@ from arena.plugins.registry import load
 from arena.bots.referee import InProcessClient, play_game
 from arena.game.rules import Rules
 from arena.sandbox.client import SandboxClient
+from arena.sandbox.cpu_meter import CpuMeter, start_meter
 
 
 class TrivialBot(Bot):
@@ -38,13 +39,13 @@ def sandbox_bench(decisions: int = 5000, games: int = 100, players: int = 4,
     the previous affinity is restored afterwards.
     """
     rules = rules or Rules.preset("getaway")
-    with _pinned(cpu) as core:
+    with _pinned(cpu) as core, start_meter() as meter:  # the meter first: every bot process is counted
         lines = [(f"sandbox round trip per decision: trivial bot, referee and bot pinned to "
                   f"CPU {core}, {decisions} decisions")]
         lines += _round_trips(rules, players, decisions)
         lines.append(f"sandbox games: {rules.name}, {players} random bots, {games} games, "
                      f"pinned to CPU {core}")
-        lines += _games(rules, players, games)
+        lines += _games(rules, players, games, meter)
     return lines
 
 
@@ -142,9 +143,10 @@ class _Timed:
         return self.inner.close()
 
 
-def _games(rules: Rules, players: int, games: int) -> list[str]:
+def _games(rules: Rules, players: int, games: int, meter: CpuMeter) -> list[str]:
     spec = load().get("random")
     rates: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     times: dict[str, list[float]] = {}
     for label, make in (("sandboxed", lambda: SandboxClient(spec)),
                         ("in-process", lambda: InProcessClient(spec))):
@@ -153,16 +155,19 @@ def _games(rules: Rules, players: int, games: int) -> list[str]:
         try:
             play_game(rules, clients, seed=0)  # warm-up: start-up is not the figure
             del times[label][:]
-            start = time.perf_counter()
+            start, cpu0 = time.perf_counter(), meter.seconds()
             for g in range(games):
                 play_game(rules, clients, seed=g + 1)
             rates[label] = games / (time.perf_counter() - start)
+            cpu[label] = (meter.seconds() - cpu0) / games * 1000
         finally:
             for c in clients:
                 c.close()
     boxed, local = rates["sandboxed"], rates["in-process"]
     lines = [(f"  {boxed:8.1f} games/s sandboxed   {local:8.1f} games/s in-process   "
-              f"(sandboxed at {boxed / local:.0%} of in-process speed)")]
+              f"(sandboxed at {boxed / local:.0%} of in-process speed)"),
+             (f"  {cpu['sandboxed']:8.2f} ms CPU a game sandboxed   {cpu['in-process']:8.2f} ms in-process   "
+              f"(every process, by {meter.how})")]
     for label, t in times.items():
         lines.append(f"  median {statistics.median(t):7.1f} µs  p99 {_p99(t):7.1f} µs  "
                      f"decide() in these games, {label} ({len(t)} decisions)")
