@@ -1,10 +1,15 @@
-"""Playouts for the sampler: a rules state in a sampled world, played to the end by the reference policies."""
+"""Playouts for the sampler: a rules state in a sampled world, played to the end by the reference policies.
+
+Their cost is the sampler's (issue 39, docs/throughput.md): a playout stops once the sampler's seat is out
+(its score is settled), is seeded only if it draws (:class:`SeededLater`), and under one pack without
+trumps chooses the heuristic policy's cards with :func:`plain_card` (the same cards, on the masks).
+"""
 
 from __future__ import annotations
 
 import random
 
-from arena.game.cards import SUIT_MASK
+from arena.game.cards import PACK, SECOND_PACK, SUIT_MASK
 from arena.game.state import SUIT, TAKE, State
 
 from players.policy import BELOW, HEURISTIC, heuristic_card, model_card
@@ -15,6 +20,28 @@ class PlayoutRandom(random.Random):
 
     def randrange(self, n: int) -> int:  # type: ignore[override]
         return int(self.random() * n)
+
+
+class SeededLater:
+    """``PlayoutRandom(seed)``, seeded at its first call: seeding costs about 7 us, a tenth of a playout, and
+    most playouts draw nothing (a draw from the pile or a ``random`` opponent model is what calls it)."""
+
+    __slots__ = ("rng", "seed")
+
+    def __init__(self, seed: float) -> None:
+        self.seed = seed
+        self.rng: PlayoutRandom | None = None
+
+    def _seeded(self) -> PlayoutRandom:
+        if self.rng is None:
+            self.rng = PlayoutRandom(self.seed)
+        return self.rng
+
+    def randrange(self, n: int) -> int:
+        return self._seeded().randrange(n)
+
+    def random(self) -> float:
+        return self._seeded().random()
 
 
 class World(State):
@@ -102,19 +129,25 @@ come back round: a run of CI once spun in one playout for minutes); an unfinishe
 one in which the seat is still in."""
 
 
-def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS) -> bool:
+def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS, seat: int = -1) -> bool:
     """Play to the end: each seat its model's policy (``kinds``, :data:`players.policy.NAMES`); nobody
-    takes. False when the game did not end within ``steps`` plays and take answers."""
-    play, heuristic = state.play, heuristic_card
+    takes. False when the game did not end within ``steps`` plays and take answers.
+
+    With ``seat``, stop as soon as that seat is out: its finishing place is settled (nobody comes back,
+    and the loser is always a seat still in), so what the rest of the game would take is not played.
+    """
+    play = state.play
+    watched, w = (state.active, seat) if seat >= 0 else ((True,), 0)    # (active is changed in place)
+    heuristic = plain_card if _plain(state) else heuristic_card
     if not state.flags.take and kinds.count(HEURISTIC) == len(kinds):
         for _ in range(steps):                  # the common case, without the checks below
-            if state.cur is None:
+            if state.cur is None or not watched[w]:
                 return True
             play(heuristic(state))
         return state.cur is None
     rng = state.rng
     for _ in range(steps):
-        if state.cur is None:
+        if state.cur is None or not watched[w]:
             return True
         if state.decision is TAKE:
             state.take_answer(False)
@@ -122,3 +155,86 @@ def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS) -> bool:
         kind = kinds[state.cur]
         play(heuristic(state) if kind == HEURISTIC else model_card(state, kind, rng))
     return state.cur is None
+
+
+def _plain(state: State) -> bool:
+    """One pack without trumps (the sampler's rules): :func:`plain_card` plays the heuristic policy there."""
+    return (not state.flags.trumps and max(state.hands) < SECOND_PACK and max(state.pile, default=0) < PACK
+            and max(state.tcards, default=0) < PACK)
+
+
+M0, M1, M2, M3 = SUIT_MASK[:4]
+
+
+def plain_card(t: World) -> int:
+    """:func:`players.policy.heuristic_card` of a :class:`World` of one pack without trumps, written out
+    on its masks (the playouts spend most of their time choosing cards): the same card, which
+    tests/players/test_playout.py checks at every step of playouts under every rule set it serves.
+
+    Leading: the suit fewest others are void in (then the longest, then the lowest), its highest card
+    when nobody is, else its lowest; cutting: the highest rank (then the shortest suit); following:
+    the highest card, under the winner when a seat still to play holds none of the suit."""
+    cur: int = t.cur  # type: ignore[assignment]  # a seat is to play
+    hands = t.hands
+    hand = hands[cur]
+    led = t.led
+    if led < 0:
+        must = t.must
+        if must >= 0:
+            return must
+        if not hand & (hand - 1):
+            return hand.bit_length() - 1
+        after = t.after
+        v0 = v1 = v2 = v3 = 0                   # how many other seats still in hold none of each suit
+        s = after[cur]
+        while s != cur:
+            h = hands[s]
+            v0 += not h & M0
+            v1 += not h & M1
+            v2 += not h & M2
+            v3 += not h & M3
+            s = after[s]
+        # the least key of policy.lead_card, (risky, voids, -count, suit), over the suits held
+        best, key = 0, 1 << 30
+        c = hand & M0
+        if c:
+            best, key = c, (v0 and 16 | v0) << 8 | (63 - c.bit_count()) << 2
+        c = hand & M1
+        if c:
+            k = (v1 and 16 | v1) << 8 | (63 - c.bit_count()) << 2 | 1
+            if k < key:
+                best, key = c, k
+        c = hand & M2
+        if c:
+            k = (v2 and 16 | v2) << 8 | (63 - c.bit_count()) << 2 | 2
+            if k < key:
+                best, key = c, k
+        c = hand & M3
+        if c:
+            k = (v3 and 16 | v3) << 8 | (63 - c.bit_count()) << 2 | 3
+            if k < key:
+                best, key = c, k
+        return (best & -best).bit_length() - 1 if key >> 12 else best.bit_length() - 1
+    legal = hand & SUIT_MASK[led]
+    if not legal:                               # a cut: policy.cut_card, every card legal
+        if not hand & (hand - 1):
+            return hand.bit_length() - 1
+        top, key = -1, -1                       # the greatest key (rank, shortness), the first suit of equals
+        for cards in (hand & M0, hand & M1, hand & M2, hand & M3):
+            if cards:
+                c = cards.bit_length() - 1
+                k = c % 13 << 6 | 31 - cards.bit_count()
+                if k > key:
+                    top, key = c, k
+        return top
+    if legal & (legal - 1) and not (t.first and t.flags.free_first):
+        after, leader, m = t.after, t.leader, SUIT_MASK[led]   # World.under_winner: could a seat to play cut?
+        s = after[cur]
+        while s != leader:
+            if not hands[s] & m:
+                under = legal & BELOW[SUIT[t.best]][t.best % 13]
+                if under:
+                    legal = under
+                break
+            s = after[s]
+    return legal.bit_length() - 1

@@ -3,7 +3,10 @@
 One implementation each, shared by the players (:mod:`players.heuristic`,
 :mod:`players.simple`), the sampler's playouts (on a :class:`players.playout.World`,
 a rules state) and the opponent models (:mod:`players.opponents`, which ask it
-which cards it would have preferred).
+which cards it would have preferred). One exception: a playout of one pack without
+trumps chooses with :func:`players.playout.plain_card`, the heuristic policy written
+out on a world's masks for speed, which tests/players/test_playout.py holds to this
+one's card at every step.
 
 The heuristic policy reads a *table*: what the seat to act knows. Both a
 :class:`players.playout.World` (every hand known: a playout's sampled deal) and

@@ -47,13 +47,13 @@ import random
 import time
 
 from arena import Bot
-from arena.game.cards import CARDS, PACK_MASK, PACK_SUIT_MASK, bit_list, mask_of
+from arena.game.cards import CARDS, PACK, PACK_MASK, PACK_SUIT_MASK, bit_list, mask_of
 from arena.game.errors import SolverBudget
 from arena.game.solver import Solver, supports
 
 from players.heuristic import HeuristicBot
 from players.opponents import infer
-from players.playout import PlayoutRandom, play_out, playout_state
+from players.playout import SeededLater, play_out, playout_state
 from players.policy import HEURISTIC
 
 GATE_Z = 1.0
@@ -97,6 +97,9 @@ class Worlds:
         self.leader = self.trick[0][0] if self.trick else self.seat
         self.drawn_lead = _drawn_lead(view)
         self.first_trick = view.first_trick
+        self.floating_cards, self.pile_cards = _cards(self.floating), _cards(self.pile_mask)
+        self.seats = [s for s in range(self.players) if self.need[s] > 0]
+        self._tiers: tuple[list[int] | None, list[tuple[list[int], list[int]]]] = (None, [])
 
     def deal(self, rng: random.Random, forbid: list[int] | None = None) -> list[int]:
         """Every hand in one world consistent with this knowledge.
@@ -105,27 +108,36 @@ class Worlds:
         :mod:`players.opponents`); if no deal satisfies it in 20 tries, the known
         voids alone are used, and if those fail too, nothing but the hand sizes.
         """
-        pool = _cards(self.floating)
+        pool = self.floating_cards
         if self.extra > 0:
-            pool += rng.sample(_cards(self.pile_mask), min(self.extra, _popcount(self.pile_mask)))
-        seats = [s for s in range(self.players) if self.need[s] > 0]
-        tiers = [self.void_cards] if forbid is None else [
-            [v | f for v, f in zip(self.void_cards, forbid)], self.void_cards]
-        for banned in tiers:
+            pool = pool + rng.sample(self.pile_cards, min(self.extra, len(self.pile_cards)))
+        for banned, order in self._tiers_of(forbid):
             for _ in range(20):
-                hands = self._try_deal(pool, seats, rng, banned)
+                hands = self._try_deal(pool, rng, banned, order)
                 if hands is not None:
                     return hands
-        return self._try_deal(pool, seats, rng, None)
+        return self._try_deal(pool, rng, None, [])  # type: ignore[return-value]  # (never None unbanned)
 
-    def _try_deal(self, pool: list[int], seats: list[int], rng: random.Random, banned: list[int] | None):
-        cap = self.need[:]
+    def _tiers_of(self, forbid: list[int] | None) -> list[tuple[list[int], list[int]]]:
+        """The cards each seat may not take, strictest first, each with how many seats may take each card
+        (the deal's order: the most constrained cards first); worked out once a decision."""
+        if self._tiers[1] and self._tiers[0] is forbid:
+            return self._tiers[1]
+        tiers = [self.void_cards] if forbid is None else [
+            [v | f for v, f in zip(self.void_cards, forbid)], self.void_cards]
+        made = [(banned, [sum(1 for s in self.seats if not banned[s] >> c & 1) for c in range(PACK)])
+                for banned in tiers]
+        self._tiers = (forbid, made)
+        return made
+
+    def _try_deal(self, pool: list[int], rng: random.Random, banned: list[int] | None,
+                  order: list[int]) -> list[int] | None:
+        cap, seats = self.need[:], self.seats
         hands = [self.known_masks[s] if s != self.seat else self.hand for s in range(self.players)]
         cards = pool[:]
         rng.shuffle(cards)
         if banned is not None:
-            # The most constrained cards first: those few seats may take.
-            cards.sort(key=lambda c: sum(1 for s in seats if not banned[s] >> c & 1))
+            cards.sort(key=order.__getitem__)    # the most constrained cards first: those few seats may take
         for c in cards:
             total = 0
             for s in seats:
@@ -272,9 +284,9 @@ class SamplerBot(Bot):
                                  worlds.drawn_lead, rng)
             for i, m in enumerate(moves):
                 state = base.copy()
-                state.rng = PlayoutRandom(seed)
+                state.rng = SeededLater(seed)  # type: ignore[assignment]  # (what a playout calls of a Random)
                 state.play(m)
-                play_out(state, kinds)
+                play_out(state, kinds, seat=me)
                 scores[i].append(_score(state, me, n))
             dealt += 1
             if dealt >= self.max_worlds or clock() >= deadline:
