@@ -35,7 +35,9 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     the capabilities it holds there, then Landlock and its own seccomp filter;
     ``executable``: where a program bot's game process may run files from) or
     ``program-server`` (a program bot's fork server: the server's layers, its
-    seccomp filter allowing exec).
+    seccomp filter allowing exec) or ``program-process`` (a program bot's exec'd
+    process: every layer of ``process``, Landlock's execute right on
+    ``executable`` only, its seccomp filter allowing exec).
     """
     _preload_seccomp()
     if stage == "game":
@@ -53,8 +55,8 @@ def apply_all(steps, limits: Limits, writable_dir: str | None,
     steps.run("dumpable", _dumpable)
     steps.run("drop_caps", _drop_caps)
     steps.run("no_new_privs", _no_new_privs)
-    fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable, listable))
-    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced))
+    fenced = steps.run("landlock", lambda: _landlock(writable_dir, readable, listable, executable))
+    steps.run("seccomp", lambda: seccomp.load(os.getpid(), deny_writes=not fenced, stage=stage))
 
 
 def _server_layers(steps, limits: Limits, stage: str = "server") -> None:
@@ -197,10 +199,10 @@ def _no_new_privs() -> str:
 
 
 def _landlock(writable_dir: str | None, readable: Iterable[str] | None,
-              listable: Iterable[str] = ()) -> str:
+              listable: Iterable[str] = (), executable: Iterable[str] = ()) -> str:
     paths = ["/"] if readable is None else _with_python_paths(readable)
     return landlock.restrict(landlock.abi_version(), writable=writable_dir, readable=paths,
-                             listable=[p for p in listable if os.path.exists(p)])
+                             listable=[p for p in listable if os.path.exists(p)], executable=executable)
 
 
 def _with_python_paths(readable: Iterable[str]) -> list[str]:

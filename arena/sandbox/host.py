@@ -55,7 +55,7 @@ from arena.game.result import Result
 from arena.game.rules import Rules
 from arena.game.status import Status
 from arena.game.knowledge import SeatKnowledge
-from arena.sandbox import linux, wire
+from arena.sandbox import linux, program_exec, wire
 from arena.sandbox.limits import Capabilities, Limits, confine
 
 PR_SET_PDEATHSIG = 1
@@ -69,8 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     cmd, reply, parent = (int(a) for a in (sys.argv[1:] if argv is None else argv))
     _die_with(parent)
     host, commands = Host(reply, parent), Commands(cmd)
-    if not host.start(commands.next()):
+    init = commands.next()
+    if not host.start(init):
         return 1
+    program = init["player"].get("program")
+    if program:  # a program bot's process, confined, becomes the program (nothing read past init yet)
+        return program_exec.become(cmd, reply, program, init["writable"])
     host.serve(commands)
     return 0
 
@@ -126,18 +130,25 @@ class Host:
             wire.write_frame_bytes(self.reply, data[sent:])
 
     def start(self, init: dict) -> bool:
-        """Confine, then load the player; send ready or the error. True when ready."""
+        """Confine, then load the player (a program bot's: nothing to load); send ready or the error. True
+        when ready."""
         if init.get("path"):
             sys.path.append(init["path"])
+        program = init["player"].get("program")
         report = confine(Limits.from_dict(init["limits"]), writable_dir=init["writable"],
                          readable=init.get("readable"), listable=init.get("listable", ()),
-                         caps=Capabilities.from_dict(init["caps"]))
+                         caps=Capabilities.from_dict(init["caps"]),
+                         stage="program-process" if program else "process",
+                         executable=program_exec.executable_paths(program) if program else ())
         if not report.ok:
             failed = "; ".join(f"{s.name}: {s.detail}" for s in report.steps
                                if s.status == "failed")
             self.send({"error": f"confinement failed ({failed})"})
             return False
         _die_with(self.parent)  # credential changes may have cleared it
+        if program:
+            self.send({"ready": True, "pid": os.getpid(), "confinement": report.to_dict()})
+            return True
         try:
             self.factory = load_factory(init["player"])
         except BaseException as exc:  # noqa: BLE001 - the bot's import: anything may happen

@@ -128,8 +128,8 @@ class ProgramClient(SandboxClient):
 
     # --------------------------------------------------------------- private
     def _spawn(self) -> bool:
-        if self._copy_error is not None or not self._forked:
-            self._spawn_error = self._copy_error or "program bots need the fork server here"
+        if self._copy_error is not None:
+            self._spawn_error = self._copy_error
             return False
         return super()._spawn()
 
@@ -139,9 +139,6 @@ class ProgramClient(SandboxClient):
     def _open_game(self) -> Reply:
         if self._copy_error is not None:
             return Reply(Status.CRASH, detail=f"start-up: {self._copy_error}")
-        if not self._forked:
-            return Reply(Status.CRASH, detail="start-up: program bots need the fork server, which needs user "
-                                              "namespaces (arena sandbox-info says forkserver no here)")
         failure = self._ready_for_game()
         if failure is not None:
             return failure

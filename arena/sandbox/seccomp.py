@@ -36,6 +36,8 @@ Three stages (:func:`build`'s ``stage``):
 - ``build``: a program bot's build step at a ladder submission (:mod:`arena.sandbox.build`), which must
   start processes and exec compilers: only the escapes (namespaces, mounts, ptrace and process_vm_*,
   pidfd, io_uring, bpf, perf, keys, userfaultfd, open_by_handle_at) and clone with a namespace flag;
+- ``program-process``: a program bot's exec'd process (no fork server here): the ``process``
+  filter but for exec, for the same reason as ``program-server``;
 - ``program-server``: a program bot's fork server (docs/protocol.md): the
   ``server`` filter but for exec, which its game processes need to become the
   program (the server runs no bot code; a native program could load any code
@@ -80,7 +82,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEW = (0x00020000, 0x02000000, 0x04000000, 0x08000000, CLONE_NEWUSER, 0x20000000, 0x40000000)
 """CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID and NEWNET (NEWTIME only unshare takes: denied)."""
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
-STAGES = ("process", "server", "game", "program-server", "build")
+STAGES = ("process", "server", "game", "program-server", "program-process", "build")
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 PATH_WRITES = ("creat", "truncate", "unlink", "unlinkat", "rename", "renameat",
                "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
@@ -136,8 +138,8 @@ def build(own_pid: int, *, deny_writes: bool, stage: str = "process"):
             _add(f, deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
         _add(f, sc.ERRNO(errno.ENOSYS), "clone3")
         return f
-    escape = tuple(n for n in ESCAPE if stage == "process" or n != "mount")
-    execs = () if stage == "program-server" else EXEC
+    escape = tuple(n for n in ESCAPE if stage in ("process", "program-process") or n != "mount")
+    execs = () if stage in ("program-server", "program-process") else EXEC
     for name in PROCESS + execs + SOCKETS + TRACE + PIDFD + escape + CHANNELS:
         _add(f, deny, name)
     _add(f, sc.ERRNO(errno.ENOSYS), "clone3")
@@ -228,6 +230,6 @@ def load(own_pid: int, *, deny_writes: bool, stage: str = "process") -> str:
         return "on top of the server's filter: no processes, no mounts"
     what = ("no processes but game processes in new namespaces" if stage in ("server", "program-server")
             else "no processes")
-    execs = "" if stage == "program-server" else "exec, "
+    execs = "" if stage in ("program-server", "program-process") else "exec, "
     return (f"{what}, {execs}sockets, ptrace, pidfd, acting on or reading about other pids, "
             "file locks, inotify, SysV/POSIX IPC" + (", no file writes" if deny_writes else ""))

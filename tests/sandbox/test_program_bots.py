@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from arena.bots.errors import PluginError
-from arena.game.engine import Game
+from arena.bots.referee import InProcessClient
 from arena.game.rules import Rules
 from arena.plugins import program_bots
 from arena.plugins.registry import load
-from arena.plugins.runner import play_one
+from arena.plugins.runner import play_one, play_seeded, standalone_secret
 from arena.sandbox.layers import Limits
 from arena.sandbox.limits import detect
 from arena.sandbox.limits_spec import LimitsSpec
@@ -105,11 +105,13 @@ def test_a_line_not_asked_for_is_a_fault(registry, tmp_path):
     assert all("was written before it was asked for" in f["detail"] or f["kind"] == "illegal" for f in faults)
 
 
-def test_a_program_is_confined(registry, tmp_path):
+@pytest.mark.parametrize("os_limits", [None, Limits(disable={"forkserver"})], ids=["forked", "exec'd"])
+def test_a_program_is_confined(registry, tmp_path, os_limits):
+    """Cloned from its fork server or, where there is none, in an exec'd process: the same refusals."""
     secret = tmp_path / "secret.txt"
     secret.write_text("the deal")
     seat = _hostile(tmp_path, "probe", secret=str(secret))
-    record = _play(registry, seat)
+    record = _play_with(registry, seat, os_limits)
     log = record["logs"][0]
     for refused in ("fork", "socket", "read secret", "read passwd", "write folder", "new file in folder",
                     "exec written"):
@@ -132,14 +134,32 @@ def test_bad_program_names_are_one_line(registry, tmp_path):
             registry.get(name)
 
 
-def test_without_the_fork_server_a_program_bot_is_a_start_up_crash(registry):
-    client = ProgramClient(registry.get(f"program:{BOTS / 'lowest'}"), os_limits=Limits(disable={"forkserver"}))
+def test_without_the_fork_server_a_program_bot_plays_in_an_exec_d_process(registry):
+    """As a Python bot does there: a fresh process a game, confined by rlimits, Landlock (execute only in its
+    folder and the system's) and the process-stage seccomp filter but exec."""
+    seat = f"program:{BOTS / 'lowest'}"
+    for rules, seed in (("getaway", 1), ("bhabho", 2)):
+        record = _play_with(registry, seat, Limits(disable={"forkserver"}), rules, seed)
+        assert record["faults"][0] == [], record["faults"][0]
+        assert record["timings"][0]["decisions"] > 5 and "new game, seed" in record["logs"][0]
+
+
+def _play_with(registry, seat: str, os_limits, rules: str = "getaway", seed: int = 1) -> dict:
+    """One game, the program at seat 0 run with ``os_limits`` (None: this machine's defaults)."""
+    if os_limits is None:
+        return _play(registry, seat, seed, rules)
+    bot = ProgramClient(registry.get(seat), LimitsSpec(decision_ms=1000, startup_ms=20000), os_limits=os_limits)
+    clients = [bot, InProcessClient(registry.get("random")), InProcessClient(registry.get("low"))]
     try:
-        game = Game.deal(Rules.preset("getaway"), 3, 1)
-        reply = client.begin(0, 3, game.rules, 1, game.seat_events(0), deal=1)
-        assert reply.status == "crash" and "need the fork server" in reply.detail
+        record = play_seeded(Rules.preset(rules), clients, seed, standalone_secret([registry.get(seat)]), 0,
+                             [seat, "random", "low"])
+        assert bot.processes >= 1 and bot.confinement is not None
+        assert [s["status"] for s in bot.confinement["steps"] if s["name"] in ("landlock", "seccomp")] == \
+            ["applied", "applied"]
+        return record
     finally:
-        client.close()
+        for c in clients:
+            c.close()
 
 
 def test_a_pip_package_ships_a_program(tmp_path, monkeypatch):
