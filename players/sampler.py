@@ -99,7 +99,7 @@ class Worlds:
         self.first_trick = view.first_trick
         self.floating_cards, self.pile_cards = _cards(self.floating), _cards(self.pile_mask)
         self.seats = [s for s in range(self.players) if self.need[s] > 0]
-        self._tiers: tuple[list[int] | None, list[tuple[list[int], list[int]]]] = (None, [])
+        self._tiers: tuple[list[int] | None, list[tuple[list[list[int]], list[int]]]] = (None, [])
 
     def deal(self, rng: random.Random, forbid: list[int] | None = None) -> list[int]:
         """Every hand in one world consistent with this knowledge.
@@ -111,48 +111,53 @@ class Worlds:
         pool = self.floating_cards
         if self.extra > 0:
             pool = pool + rng.sample(self.pile_cards, min(self.extra, len(self.pile_cards)))
-        for banned, order in self._tiers_of(forbid):
+        for takers, order in self._tiers_of(forbid):
             for _ in range(20):
-                hands = self._try_deal(pool, rng, banned, order)
+                hands = self._try_deal(pool, rng, takers, order)
                 if hands is not None:
                     return hands
-        return self._try_deal(pool, rng, None, [])  # type: ignore[return-value]  # (never None unbanned)
+        return self._try_deal(pool, rng, [self.seats] * PACK, None)  # type: ignore[return-value]  # (never None)
 
-    def _tiers_of(self, forbid: list[int] | None) -> list[tuple[list[int], list[int]]]:
-        """The cards each seat may not take, strictest first, each with how many seats may take each card
-        (the deal's order: the most constrained cards first); worked out once a decision."""
+    def _tiers_of(self, forbid: list[int] | None) -> list[tuple[list[list[int]], list[int]]]:
+        """For each set of cards the seats may not take, strictest first: the seats that may take each card,
+        and how many (the deal's order: the most constrained cards first); worked out once a decision."""
         if self._tiers[1] and self._tiers[0] is forbid:
             return self._tiers[1]
         tiers = [self.void_cards] if forbid is None else [
             [v | f for v, f in zip(self.void_cards, forbid)], self.void_cards]
-        made = [(banned, [sum(1 for s in self.seats if not banned[s] >> c & 1) for c in range(PACK)])
-                for banned in tiers]
+        made = []
+        for banned in tiers:
+            takers = [[s for s in self.seats if not banned[s] >> c & 1] for c in range(PACK)]
+            made.append((takers, [len(t) for t in takers]))
         self._tiers = (forbid, made)
         return made
 
-    def _try_deal(self, pool: list[int], rng: random.Random, banned: list[int] | None,
-                  order: list[int]) -> list[int] | None:
+    def _try_deal(self, pool: list[int], rng: random.Random, takers: list[list[int]],
+                  order: list[int] | None) -> list[int] | None:
+        """One deal of ``pool``'s cards, each to one of its ``takers`` with room, at random by the room
+        each has; with an ``order`` (the cards' constraints), None when a card has no taker with room."""
         cap, seats = self.need[:], self.seats
         hands = [self.known_masks[s] if s != self.seat else self.hand for s in range(self.players)]
         cards = pool[:]
         rng.shuffle(cards)
-        if banned is not None:
+        if order is not None:
             cards.sort(key=order.__getitem__)    # the most constrained cards first: those few seats may take
         for c in cards:
             total = 0
-            for s in seats:
-                if cap[s] and not (banned is not None and banned[s] >> c & 1):
-                    total += cap[s]
+            for s in takers[c]:
+                total += cap[s]
             if not total:
-                if banned is not None:
+                if order is not None:
                     return None
                 continue                     # more cards than places: the rest stay unplaced
             r = rng.random() * total
-            for s in seats:
-                if cap[s] and not (banned is not None and banned[s] >> c & 1):
+            for s in takers[c]:
+                if cap[s]:
                     r -= cap[s]
                     if r < 0:
                         break
+            else:
+                s = seats[-1]                # (never, but for rounding: the last seat, as ever)
             hands[s] |= 1 << c
             cap[s] -= 1
         return hands
