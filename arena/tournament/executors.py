@@ -1,6 +1,7 @@
 """Executors the tournament runs on: ``concurrent.futures``-style ``submit``.
 
-- :class:`SerialExecutor`: runs each task at once in this process (tests, ``--jobs 1``).
+- :class:`SerialExecutor`: runs each task at once in this process (tests, ``--jobs 1``), on one core
+  as a pool worker does.
 - :class:`LocalExecutor`: a pool of worker processes built on ``multiprocess``
   (forked from a clean interpreter: :mod:`arena.tournament.pool_process`), each
   pinned to one core where the OS allows, so a game's referee and its bot
@@ -32,6 +33,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -39,6 +41,7 @@ from functools import partial
 from multiprocess.connection import wait
 
 from arena.tournament.errors import TournamentError
+from arena.tournament.pinning import pin_tree
 from arena.tournament.pool_process import init_worker, quiet_resource_tracker, start_method
 from arena.tournament.stream_drain import Drain
 from arena.tournament.worker import LocalSink, Streamed, Worker, running_on, unpack_results
@@ -51,12 +54,16 @@ in a moment)."""
 
 class SerialExecutor:
     """Runs each submitted task immediately, in the calling process, on a worker of its own
-    (``registry``: the players it resolves names with; loaded on first use when None)."""
+    (``registry``: the players it resolves names with; loaded on first use when None). From the first task
+    to :meth:`shutdown` the process and its bots share one core, as a pool worker's do
+    (:mod:`arena.tournament.pinning`; ``pin=False``: not)."""
 
     workers = 1
 
-    def __init__(self, registry=None) -> None:
+    def __init__(self, registry=None, pin: bool = True) -> None:
         self.worker = Worker(registry)
+        self._pin = pin
+        self._unpin: weakref.finalize | None = None  # the undo of the pinning, from the first task on
 
     def deliver_to(self, callback) -> None:
         """Hand each game to ``callback`` as it finishes (in this thread: at once)."""
@@ -67,6 +74,8 @@ class SerialExecutor:
 
     def submit(self, fn, *args, **kwargs) -> Future:
         fut: Future = Future()
+        if self._pin and self._unpin is None:
+            self._unpin = weakref.finalize(self, pin_tree())
         try:
             with running_on(self.worker):
                 fut.set_result(fn(*args, **kwargs))
@@ -78,6 +87,8 @@ class SerialExecutor:
 
     def shutdown(self, wait: bool = True, cancel: bool = False) -> None:
         self.worker.close()
+        if self._unpin is not None:
+            self._unpin()  # the cores the process had (the finalizer runs once)
 
     def __enter__(self):
         return self
