@@ -37,7 +37,7 @@ os.environ.setdefault("ARENA_DISABLE_PLUGIN_AUTOLOAD", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arena.tournament.spec import spec_from_dict
-from arena.tournament.executors import make_executor
+from arena.tournament.executors import SerialExecutor, make_executor
 from arena.plugins.registry import load
 from arena.tournament.event import Tournament
 from arena.sandbox.cpu_meter import CpuMeter, start_meter
@@ -62,14 +62,14 @@ def _warm(executor) -> None:
 
 
 def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry,
-            meter: CpuMeter) -> tuple[int, float, float, float]:
+            meter: CpuMeter, pin: bool = True) -> tuple[int, float, float, float]:
     """Play one round robin; return (games, seconds of run, seconds end to end, CPU seconds of run)."""
     spec = spec_from_dict({"name": "bench", "players": FAST, "table_sizes": [4], "deals": deals,
                            "seed": seed, "jobs": jobs, "batch": batch, "sandbox": sandbox}, "benchmark")
     with tempfile.TemporaryDirectory() as tmp:
         t = Tournament.create(spec, Path(tmp) / spec.name, registry)
         start = time.perf_counter()
-        executor = make_executor(spec)
+        executor = SerialExecutor(registry, pin=pin) if jobs == 1 else make_executor(spec)
         try:
             _warm(executor)
             cpu_start, run_start = meter.seconds(), time.perf_counter()
@@ -82,13 +82,15 @@ def one_run(jobs: int, batch: int, sandbox: str, deals: int, seed: int, registry
     return progress.played_now, run_end - run_start, end - start, cpu
 
 
-def bench(jobs: int, batch: int, sandbox: str, deals: int, repeats: int, registry, meter: CpuMeter) -> str:
-    runs = [one_run(jobs, batch, sandbox, deals, seed, registry, meter) for seed in range(1, repeats + 1)]
+def bench(jobs: int, batch: int, sandbox: str, deals: int, repeats: int, registry, meter: CpuMeter,
+          pin: bool = True) -> str:
+    runs = [one_run(jobs, batch, sandbox, deals, seed, registry, meter, pin) for seed in range(1, repeats + 1)]
     games = runs[0][0]
     steady = [g / r for g, r, _, _ in runs]
     whole = [g / e for g, _, e, _ in runs]
     cpu = [1000 * c / g for g, _, _, c in runs]
-    return (f"jobs {jobs}  batch {batch:3d}  sandbox {sandbox:6s}  {games} games x {repeats}:  "
+    pinned = "" if jobs != 1 else ("  pinned" if pin else "  unpinned")
+    return (f"jobs {jobs}{pinned}  batch {batch:3d}  sandbox {sandbox:6s}  {games} games x {repeats}:  "
             f"run {statistics.median(steady):6.1f} games/s (min {min(steady):.1f}, max {max(steady):.1f});  "
             f"end-to-end {statistics.median(whole):6.1f} games/s;  "
             f"CPU {statistics.median(cpu):.2f} ms/game")
@@ -105,6 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sandbox", default="never", help="never, always or auto, comma-separated")
     parser.add_argument("--deals", type=int, default=250, help="deals per table (4 games each)")
     parser.add_argument("--repeats", type=int, default=3, help="repeats per setting; medians are shown")
+    parser.add_argument("--pin", default="yes", choices=("yes", "no", "both"),
+                        help="at --jobs 1: yes (the serial executor on one core, as arena runs it), no, or both")
     args = parser.parse_args(argv)
     with start_meter() as meter:  # before any process is started: every one is counted
         registry = load()
@@ -113,7 +117,10 @@ def main(argv: list[str] | None = None) -> None:
         for sandbox in args.sandbox.split(","):
             for jobs in _ints(args.jobs):
                 for batch in _ints(args.batch):
-                    print(bench(jobs, batch, sandbox, args.deals, args.repeats, registry, meter), flush=True)
+                    for pin in ({"yes": [True], "no": [False], "both": [False, True]}[args.pin] if jobs == 1
+                                else [True]):
+                        print(bench(jobs, batch, sandbox, args.deals, args.repeats, registry, meter, pin),
+                              flush=True)
 
 
 if __name__ == "__main__":
