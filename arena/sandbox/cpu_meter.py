@@ -32,7 +32,7 @@ import uuid
 import weakref
 from pathlib import Path
 
-from arena.sandbox import linux
+from arena.sandbox import linux, processes
 
 CPUACCT = ("/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/cpu,cpuacct")
 PARENT = "bhabhi-arena"
@@ -109,7 +109,7 @@ def _group() -> tuple[Path | None, str]:
             _remove(stale)
     try:
         group.mkdir(parents=True)
-        for pid in [os.getpid(), *_descendants(os.getpid())]:
+        for pid in [os.getpid(), *processes.descendants(os.getpid())]:
             (group / "cgroup.procs").write_text(str(pid))
     except OSError as exc:
         try:
@@ -127,34 +127,18 @@ def _members(group: Path) -> list[int]:
         return []
 
 
-def _table() -> dict[int, tuple[int, float]]:
-    """pid -> (parent pid, CPU seconds of it and of its reaped children) for every process, from /proc."""
-    table = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended while we read
-        table[int(stat.parent.name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / _TICK)
-    return table
-
-
-def _descendants(root: int, table: dict[int, tuple[int, float]] | None = None) -> list[int]:
-    table = _table() if table is None else table
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    found, todo = [], list(children.get(root, []))
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(children.get(pid, []))
-    return found
+def _cpu(pid: int) -> float:
+    """CPU seconds of the process and of its reaped children (0 if it is gone), from /proc/PID/stat."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0  # ended and reaped meanwhile: its time is in its reaper's children's now
+    return sum(int(x) for x in fields[11:15]) / _TICK
 
 
 def _walked(root: int) -> float:
     """``root``'s own and reaped children's CPU seconds plus every live or unreaped descendant's."""
     times = os.times()
-    table = _table()
     own = times.user + times.system + times.children_user + times.children_system
-    return own + sum(table[pid][1] for pid in _descendants(root, table) if pid in table)
+    return own + sum(_cpu(pid) for pid in processes.descendants(root))

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
+
+from arena.sandbox import processes
 
 
 def pin_tree() -> Callable[[], None]:
@@ -42,19 +43,10 @@ def _set(threads: list[int], cores: set[int]) -> None:
 
 def _tree_threads() -> list[int]:
     """The thread ids of this process and of every process under it (Linux /proc)."""
-    parents: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        parents.setdefault(ppid, []).append(int(stat.parent.name))
-    threads, todo = [], [os.getpid()]
-    while todo:
-        pid = todo.pop()
+    threads = []
+    for pid in [os.getpid(), *processes.descendants(os.getpid())]:
         try:
             threads += [int(t) for t in os.listdir(f"/proc/{pid}/task")]
         except OSError:
-            pass
-        todo.extend(parents.get(pid, []))
+            pass  # ended meanwhile
     return threads
