@@ -9,11 +9,14 @@ keys into) and a seccomp filter (stage ``build`` of :mod:`arena.sandbox.seccomp`
 no ptrace, mounts, namespaces, bpf, perf, keys, io_uring). It sees the system's
 programs and libraries read-only (:data:`arena.sandbox.paths.SYSTEM`, and
 ``/etc/alternatives`` for the compilers' links), nothing of ``/home``, ``/root``,
-the harness or the ladder; its network is a loopback of its own, down.
+the harness or the ladder; its network is a loopback of its own, down. It
+runs as nobody inside and, when the harness is root, outside too (see
+:func:`_unprivileged`).
 
-Its folder is a tmpfs of :attr:`BuildLimits.folder_mb` (``/bot``, a copy of the
-submission, made inside from a read-only bind of the staged files), its
-``/tmp`` another: what it writes is bounded by their sizes, not by the disk.
+Its folder is a tmpfs of :attr:`BuildLimits.folder_mb` (``/bot``, the staged
+files unpacked inside from a tar on its stdin: nothing of the harness's file
+system is bound in but the system's), its ``/tmp`` another: what it writes is
+bounded by their sizes, not by the disk.
 A control group caps its processes and its memory (those tmpfs pages count),
 each process has a CPU-time rlimit, and the whole build a wall-clock limit,
 past which everything in its group is killed. When the build succeeds, ``tar``
@@ -31,6 +34,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import tarfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -46,14 +50,15 @@ SYSTEM_LINKS = ("/etc/alternatives",)
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8",
        "LC_ALL": "C.UTF-8", "CARGO_NET_OFFLINE": "true"}
 NOBODY = 65534
-"""The build's user and group inside its namespace."""
-_SCRIPT = """cp -R /src/. /bot/ || exit 90
+"""The build's user and group inside its namespace, and outside it too when the harness is root."""
+_SCRIPT = """tar -x -f - -C /bot --no-same-owner || exit 90
 "$@" >&2
 status=$?
 if [ "$status" -ne 0 ]; then exit 91; fi
 exec tar -c -f - --format=posix --numeric-owner --no-acls --no-xattrs --sort=name .
 """
-"""Inside: copy the staged files in, run the build (its stdout goes to the log), stream the folder back."""
+"""Inside: unpack the staged files (a tar on stdin), run the build (its stdout goes to the log), stream the
+folder back (a tar on stdout)."""
 _COPY_FAILED, _BUILD_FAILED = 90, 91
 
 
@@ -97,8 +102,9 @@ def unavailable() -> str | None:
     if shutil.which("bwrap") is None:
         return "builds need bubblewrap, which is not installed here (apt-get install bubblewrap)"
     try:
-        done = subprocess.run(["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-                               *_system_binds(), "--", "/bin/true"], capture_output=True, timeout=20, check=False)
+        done = subprocess.run([*_unprivileged(), "bwrap", "--unshare-all", "--unshare-user", "--disable-userns",
+                               "--die-with-parent", *_system_binds(), "--", "/bin/true"],
+                              capture_output=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"builds need bubblewrap to run, and it could not: {exc}"
     if done.returncode != 0:
@@ -122,20 +128,19 @@ def run_build(source: str, argv: Sequence[str], output: str, max_output: int,
     join = "".join(f'echo $$ > "{f}" || exit 89\n' for f in (group.procs_files() if group else ()))
     caps = (f"ulimit -t {limits.cpu_s}\n" if group else
             f"ulimit -t {limits.cpu_s}; ulimit -v {limits.memory_mb << 10}; ulimit -u {limits.tasks}\n")
-    command = ["/bin/sh", "-c", f'{join}{caps}exec "$@"', "arena-build", *_bwrap(source, limits, seccomp_r),
-               "/bin/sh", "-c", _SCRIPT, "build", *argv]
     start = time.monotonic()
     log = _Log(limits.log_bytes)
+    fds = [] if seccomp_r is None else [seccomp_r]
+    sent = f"{output}.source.tar"
+    command = ["/bin/sh", "-c", f'{join}{caps}exec "$@"', "arena-build", *_unprivileged(),
+               *_bwrap(limits, seccomp_r), "/bin/sh", "-c", _SCRIPT, "build", *argv]
     try:
+        _pack(source, sent)  # sent on stdin: nothing of the harness's file system is bound into the build's
         fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        with os.fdopen(fd, "wb") as out, open(sent, "rb") as given:
+            proc = subprocess.Popen(command, stdin=given, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, cwd="/", env=dict(ENV), close_fds=True,
-                                    pass_fds=(seccomp_r,) if seccomp_r is not None else (),
-                                    start_new_session=True)
-            if seccomp_r is not None:
-                os.close(seccomp_r)
-                seccomp_r = None
+                                    pass_fds=fds, start_new_session=True)
             try:
                 stopped = _collect(proc, out, log, max_output, start + limits.wall_s, limits.wall_s)
             finally:
@@ -144,10 +149,12 @@ def run_build(source: str, argv: Sequence[str], output: str, max_output: int,
         return BuildResult(False, f"the build could not start: {exc.strerror or exc}", log.text(),
                            time.monotonic() - start, confinement)
     finally:
-        if seccomp_r is not None:
-            os.close(seccomp_r)
+        for fd in fds:
+            os.close(fd)
         if group is not None:
             group.remove()
+        if os.path.exists(sent):
+            os.remove(sent)
     seconds = time.monotonic() - start
     detail = stopped or _ending(proc.returncode, argv, log, limits, seconds)
     return BuildResult(stopped is None and proc.returncode == 0, detail, log.text(), seconds, confinement)
@@ -223,14 +230,38 @@ def _ending(code: int | None, argv: Sequence[str], log: _Log, limits: BuildLimit
     return f"the built folder could not be read back (status {code}){tail}"
 
 
-def _bwrap(source: str, limits: BuildLimits, seccomp_fd: int | None) -> list[str]:
+def _unprivileged() -> list[str]:
+    """A root harness's build runs as nobody outside its namespaces too: as uid 0 there, even without a
+    capability, it would own every root-owned file and sysctl it can reach (``/proc/sys`` is writable by uid 0
+    alone: ``core_pattern`` would run a program as root on the host)."""
+    if os.geteuid() != 0:
+        return []
+    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--no-new-privs"]
+
+
+def _pack(source: str, into: str) -> None:
+    """The folder's regular files and folders as a tar (its links and special files left out)."""
+    with tarfile.open(into, "w", format=tarfile.PAX_FORMAT) as tar:
+        for here, dirs, names in os.walk(source):
+            dirs.sort()
+            for name in sorted(names):
+                path = os.path.join(here, name)
+                if os.path.isfile(path) and not os.path.islink(path):
+                    tar.add(path, os.path.relpath(path, source), recursive=False)
+            for name in dirs:
+                path = os.path.join(here, name)
+                if not os.path.islink(path):
+                    tar.add(path, os.path.relpath(path, source), recursive=False)
+
+
+def _bwrap(limits: BuildLimits, seccomp_fd: int | None) -> list[str]:
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "build", "--clearenv",
             *[a for k, v in ENV.items() for a in ("--setenv", k, v)], *_system_binds(),
             "--proc", "/proc", "--dev", "/dev",
             "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
             "--size", str(limits.folder_mb << 20), "--tmpfs", "/bot",
-            "--ro-bind", source, "/src", "--chdir", "/bot"]
+            "--chdir", "/bot"]
     if seccomp_fd is not None:
         args += ["--seccomp", str(seccomp_fd)]
     return [*args, "--"]
