@@ -49,6 +49,13 @@ MS_REMOUNT = 32
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
+FULL_PROC = "/.arena/proc"
+"""An uncovered ``/proc`` in the server's root, under a folder of mode 0 that nothing without a capability
+can enter: the kernel lets a game process mount a fresh ``/proc`` only while one instance in its mount
+namespace is fully visible (not covered in part), and the server's own ``/proc`` is covered."""
+PROC_COVERED = ("sys", "sysrq-trigger", "irq", "bus", "acpi", "fs", "scsi", "tty", "driver", "sysvipc")
+"""What of a bot's ``/proc`` is the machine's rather than its processes' (sysctls, the SysRq trigger,
+interrupts, devices): read-only for it."""
 MNT_DETACH = 2
 
 SYS_CLONE = {"x86_64": 56, "aarch64": 220}
@@ -156,9 +163,12 @@ def enter_tree(root: str, readable: Iterable[str], scratch: str = "/tmp") -> Non
         if os.path.exists(dev):
             _place(root, dev, directory=False)
             mount(dev, root + dev, None, MS_BIND)
-    for folder in ("/proc", "/tmp", scratch, "/.old"):
+    for folder in ("/proc", "/tmp", scratch, "/.old", FULL_PROC):
         os.makedirs(root + folder, exist_ok=True)
+    mount("proc", root + FULL_PROC, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)  # for the kernel alone, below
+    os.chmod(root + os.path.dirname(FULL_PROC), 0)
     mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    cover_proc(root + "/proc")
     mount("tmpfs", root + scratch, "tmpfs", MS_NOSUID | MS_NODEV, IMPORT_TMP_OPTIONS)
     pivot_root(root, root + "/.old")
     os.chdir("/")
@@ -171,6 +181,23 @@ def game_mounts(tmp_options: str, scratch: str = "/tmp") -> None:
     """In a game process's new mount namespace: its own tmpfs (on scratch) and /proc."""
     mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV, tmp_options)
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    cover_proc("/proc")
+
+
+def cover_proc(proc: str) -> None:
+    """Make the machine-wide corners of a fresh ``/proc`` read-only (:data:`PROC_COVERED`).
+
+    A root harness's bot is uid 0 outside its user namespace, where no capability
+    is needed to write what uid 0 owns and ``/proc/sys`` is writable by uid 0
+    alone: ``kernel/core_pattern`` would run a program as root on the host. The
+    fork server, where a bot's import runs, has no Landlock (it would forbid the
+    game processes' mounts); this holds there, and in every game process too.
+    """
+    for name in PROC_COVERED:
+        path = f"{proc}/{name}"
+        if os.path.lexists(path):
+            mount(path, path, None, MS_BIND | MS_REC)
+            mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 
 def private_tmpfs(folder: str, options: str) -> None:

@@ -378,9 +378,10 @@ def test_sandbox_bench_reports_round_trips_and_games_per_second():
     """The benchmark's lines: medians and p99s in µs, then games/s side by side."""
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     lines = sandbox_bench(decisions=50, games=2)
-    assert len(lines) == 8
-    assert all("median" in line and "p99" in line for line in lines[1:4] + lines[6:])
+    assert len(lines) == 9
+    assert all("median" in line and "p99" in line for line in lines[1:4] + lines[7:])
     assert "games/s sandboxed" in lines[5] and "games/s in-process" in lines[5]
+    assert "ms CPU a game sandboxed" in lines[6] and "(every process, by " in lines[6]  # the CPU meter's
     if before is not None:
         assert os.sched_getaffinity(0) == before  # the pinning is undone
 

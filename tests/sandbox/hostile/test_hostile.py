@@ -227,3 +227,13 @@ def test_writing_outside_its_folder_is_refused(hostile, play, tmp_path):
         assert outside_writes | {report["tmp"]} == {"PermissionError"}
     assert not outside.exists() and existing.read_text() == "original"
     assert not os.path.exists("/tmp/arena-hostile-writer-was-here")
+
+
+def test_the_machine_s_sysctls_cannot_be_opened_for_writing(hostile, play):
+    """Not at import (the fork server: no Landlock there, so its /proc/sys is read-only) nor in a game."""
+    table = play(hostile("sysctl"))
+    assert table.faults() == []
+    (report,) = table.reports()
+    for when in ("import", "game"):
+        assert "opened" not in report[when].values(), report
+
