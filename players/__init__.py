@@ -6,6 +6,7 @@ from arena import PlayerSpec, hookimpl
 
 from players.heuristic import HeuristicBot
 from players.learned import learned
+from players.openspiel import ismcts
 from players.sampler import SamplerBot
 from players.simple import HighBot, LowBot, RandomBot
 
@@ -27,5 +28,9 @@ def arena_players() -> list[PlayerSpec]:
         PlayerSpec("learned", learned,
                    "a small neural network (numpy) scores each legal card from its view: trained on "
                    "rollouts in the ladder's field; plays the heuristic card unless another scores clearly lower",
+                   trusted=True),
+        PlayerSpec("openspiel-ismcts", ismcts,
+                   "OpenSpiel's ISMCTS (random rollouts) on the python_bhabhi game, searching worlds dealt "
+                   "from its view; 100 simulations a decision; needs the openspiel extra; deterministic",
                    trusted=True),
     ]

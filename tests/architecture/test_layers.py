@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("game", "bots", "sandbox", "plugins", "results", "tournament", "ladder", "research", "rl", "cli")
 DEFERRED = {"arena.results.report.html", "arena.results.report.plot", "arena.tournament.dask_backend",
-            "arena.ladder.web", "players.learned.bot"}
+            "arena.ladder.web", "players.learned.bot", "players.openspiel.bot"}
 """Project modules that import a heavy optional dependency at their top (jinja2, matplotlib, dask, starlette,
-numpy)."""
+numpy, OpenSpiel)."""
 PROCESS_MAINS = {"arena.sandbox.host", "arena.sandbox.server", "arena.sandbox.probe", "arena.sandbox.zygote"}
 SIZE = 410
 """Lines a module may have ("under about 400"), unless ``OVERSIZE`` names it."""
