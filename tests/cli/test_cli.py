@@ -23,7 +23,7 @@ from arena.plugins.registry import DISABLE_ENV
 from arena.game.rules import OPTIONS, PRESETS
 from support.cli import run
 
-BUILTIN = ("heuristic", "high", "learned", "low", "random", "sampler")
+BUILTIN = ("heuristic", "high", "learned", "low", "openspiel-ismcts", "random", "sampler")
 
 
 pytestmark = pytest.mark.usefixtures("builtin_players_only")
@@ -181,7 +181,7 @@ def test_cli_runner_players_and_play():
 @pytest.mark.parametrize("argv, fragments", [
     # unknown player: the message lists the known ones
     (["play", "--seats", "heuristic,nobody,low"],
-     ["unknown player 'nobody'", "heuristic, high, learned, low, random, sampler"]),
+     ["unknown player 'nobody'", "heuristic, high, learned, low, openspiel-ismcts, random, sampler"]),
     # wrong seat count for the rules
     (["play", "--seats", "random,random"], ["players must be 3-8", "(got 2)"]),
     (["play", "--seats", ",".join(["random"] * 9)], ["players must be 3-8", "(got 9)"]),
@@ -245,7 +245,8 @@ def test_console_script_error_has_no_traceback():
                           timeout=60, env={"PATH": "/usr/bin:/bin", DISABLE_ENV: "1"}, check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "error: unknown player 'nobody' (known players: heuristic, high, learned, low, random, sampler)"]
+        "error: unknown player 'nobody' (known players: heuristic, high, learned, low, openspiel-ismcts, random, "
+        "sampler)"]
 
 
 # ------------------------------------------- known cli.py bugs (see the report)

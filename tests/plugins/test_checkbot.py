@@ -209,7 +209,7 @@ def test_unknown_player_from_the_cli_is_one_line_with_a_suggestion(capsys, monke
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [
         "error: unknown player 'samplr': did you mean 'sampler'? "
-        "(known players: heuristic, high, learned, low, random, sampler)"]
+        "(known players: heuristic, high, learned, low, openspiel-ismcts, random, sampler)"]
 
 
 def test_more_same_seed_games_on_request(registry):

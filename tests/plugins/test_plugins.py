@@ -420,7 +420,7 @@ def test_autoload_env_var_with_fake_plugins(fake_plugins, monkeypatch):
         monkeypatch.setenv(DISABLE_ENV, value)
         registry = load()
         assert registry.problems == [] and "fine-bot" not in registry.players
-        assert set(registry.players) == {"random", "low", "high", "heuristic", "sampler", "learned"}
+        assert set(registry.players) == {"random", "low", "high", "heuristic", "sampler", "learned", "openspiel-ismcts"}
     for value in ("", "0", "false"):
         monkeypatch.setenv(DISABLE_ENV, value)
         assert "fine-bot" in load().players
@@ -509,7 +509,7 @@ def test_game_finished_observer_of_a_third_party_plugin_is_not_called(fake_plugi
 
 def test_unknown_player_lists_known_ones():
     """An unknown name raises PluginError listing every known player."""
-    known = r"unknown player 'nobody' \(known players: heuristic, high, learned, low, random, sampler"
+    known = r"unknown player 'nobody' \(known players: heuristic, high, learned, low, openspiel-ismcts, random, sampler"
     with pytest.raises(PluginError, match=known):
         load(autoload=False).get("nobody")
 
