@@ -15,9 +15,10 @@ built-in ``random``, ``low`` and ``high`` (in-process, the same in every run):
 
 Each round makes fresh clients (their fork servers' start included, as a
 tournament worker's first games pay it), plays the games with the same seeds,
-and closes them. A game's CPU counts every process the run started: this
-process and all its descendants, live or reaped (Linux /proc: utime + stime +
-cutime + cstime, :func:`tournament.tree_cpu`). A decision's round trip is the
+and closes them, the harness and the bots on one core (as a tournament's
+worker runs them: :mod:`arena.tournament.pinning`). A game's CPU counts every
+process the run started (:mod:`arena.sandbox.cpu_meter`, which the first line
+names). A decision's round trip is the
 wall time the harness measured for each of seat 0's decisions (the records'
 ``timings``: from writing the request to reading the whole answer). Medians
 over the rounds (CPU) and over every decision (round trip).
@@ -43,6 +44,7 @@ from arena.game.rules import Rules  # noqa: E402
 from arena.plugins.registry import load  # noqa: E402
 from arena.plugins.runner import make_client  # noqa: E402
 from arena.sandbox.cpu_meter import CpuMeter, start_meter  # noqa: E402
+from arena.tournament.pinning import pin_tree  # noqa: E402
 
 
 def build_c(folder: Path) -> str:
@@ -78,6 +80,7 @@ def main() -> None:
     parser.add_argument("--rules", default="getaway")
     args = parser.parse_args()
     meter = start_meter()  # before any bot process: every one is counted
+    pin_tree()  # the referee and the bots on one core, as a tournament's worker plays (arena.tournament.pinning)
     rules, registry = Rules.preset(args.rules), load(autoload=False)
     with tempfile.TemporaryDirectory(prefix="program-bench-") as tmp:
         variants = [("C program", build_c(Path(tmp)), True), ("Python, sandboxed", "low", True),
