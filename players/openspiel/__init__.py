@@ -7,17 +7,20 @@ the player.
 
 from __future__ import annotations
 
+import importlib.util
+
+NEEDS = ("pyspiel", "open_spiel", "absl")
+"""What the openspiel extra installs that the player imports."""
+
 
 def ismcts(seed: int = 0, simulations: int = 100, uct_c: float = 2.0, rollouts: int = 1, **options):
     """The ``openspiel-ismcts`` player's factory: :class:`players.openspiel.bot.ISMCTSPlayer`.
 
     OpenSpiel (about 0.3 s to import) is imported here, when such a bot is made, not when the built-in
     players are registered; without the extra installed the factory fails, naming it."""
-    try:
-        from players.openspiel.bot import ISMCTSPlayer
-    except ModuleNotFoundError as e:
-        if e.name not in ("pyspiel", "open_spiel") and not str(e.name).startswith("open_spiel."):
-            raise
-        raise ModuleNotFoundError(f"the openspiel-ismcts player needs OpenSpiel: pip install "
-                                  f"'bhabhi-arena[openspiel]' ({e})") from e
+    missing = [m for m in NEEDS if importlib.util.find_spec(m) is None]  # found, not imported
+    if missing:
+        raise ModuleNotFoundError(f"the openspiel-ismcts player needs OpenSpiel, which is not installed here "
+                                  f"(no {', '.join(missing)}): pip install -e '.[openspiel]'")
+    from players.openspiel.bot import ISMCTSPlayer
     return ISMCTSPlayer(seed, simulations=simulations, uct_c=uct_c, rollouts=rollouts, **options)
