@@ -155,7 +155,7 @@ def _built(label: str, staged: Path, work: Path, steps: list[str], limits: Archi
     archive = work / "built.tar"
     result = run_build(str(staged), steps, str(archive), limits.disk_quota + (limits.max_members + 2) * TAR_OVERHEAD,
                        build)
-    shutil.rmtree(staged)  # the build has its own copy; the disk holds at most two at once
+    shutil.rmtree(staged)  # (and run_build removed its tar of it): from here only the built tar and its unpacking
     if not result.ok:
         raise SubmissionError(f"refused: {label} {result.detail}")
     built = work / "built"
