@@ -26,6 +26,7 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import IO
 
 from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.names import described, folded
@@ -176,11 +177,18 @@ def copy_file(source: Path, target: Path, quota: Quota, name: str) -> None:
     with open(fd, "rb") as src:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise refused(quota.label, f"{shown(name)} is no longer a regular file")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("xb") as out:
-            while chunk := src.read(COPY_CHUNK):
-                quota.wrote(len(chunk), name)
-                out.write(chunk)
+        write_counted(src, target, quota, name)
+
+
+def write_counted(source: IO[bytes], target: Path, quota: Quota, name: str) -> None:
+    """``source`` written into the new file ``target`` (its folders made; an existing name, a link included,
+    is refused by the kernel), each chunk counted against the quota before it is written. The caller counts
+    the file (:meth:`Quota.file`)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("xb") as out:
+        while chunk := source.read(COPY_CHUNK):
+            quota.wrote(len(chunk), name)
+            out.write(chunk)
 
 
 def check_free_space(target: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:

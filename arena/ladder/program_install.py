@@ -27,8 +27,8 @@ import zipfile
 from pathlib import Path
 
 from arena.bots.errors import PluginError
-from arena.ladder.archive import (COPY_CHUNK, DEFAULT_LIMITS, ArchiveLimits, Census, Quota, check_free_space,
-                                  check_wheel, copy_file, refused, shown, walk)
+from arena.ladder.archive import (DEFAULT_LIMITS, ArchiveLimits, Census, Quota, check_free_space, check_wheel,
+                                  copy_file, refused, shown, walk, write_counted)
 from arena.ladder.errors import SubmissionError
 from arena.ladder.package import Package
 from arena.plugins.program_bots import MAX_BOT_TOML, checked_bot_toml, read_bot_toml
@@ -141,11 +141,8 @@ def _stage_zip(path: Path, root: str, staged: Path, quota: Quota) -> None:
                 (staged / name).mkdir(parents=True, exist_ok=True)
                 continue
             quota.file(name)
-            (staged / name).parent.mkdir(parents=True, exist_ok=True)
-            with z.open(m) as src, (staged / name).open("xb") as out:
-                while chunk := src.read(COPY_CHUNK):
-                    quota.wrote(len(chunk), name)
-                    out.write(chunk)
+            with z.open(m) as src:
+                write_counted(src, staged / name, quota, name)
             _mode(staged / name, m.external_attr >> 16)
 
 
@@ -193,12 +190,8 @@ def _unpack_file(tar: tarfile.TarFile, m: tarfile.TarInfo, path: Path, quota: Qu
     source = tar.extractfile(m)
     if source is None:
         raise refused(quota.label, f"left {shown(name)}, which cannot be read, in its built folder")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with source, os.fdopen(fd, "wb") as out:
-        while chunk := source.read(COPY_CHUNK):
-            quota.wrote(len(chunk), name)
-            out.write(chunk)
+    with source:
+        write_counted(source, path, quota, name)
     _mode(path, m.mode)
 
 
