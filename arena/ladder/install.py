@@ -39,7 +39,7 @@ from arena.ladder.archive import (DEFAULT_LIMITS, MAX_UPLOAD, ArchiveLimits, Quo
                                   check_zip, copy_file, scan_package)
 from arena.ladder.errors import SubmissionError
 from arena.ladder.package import DIST_INFO_MAX, Package
-from arena.ladder.program_install import install_program, program_root, read_program
+from arena.ladder.program_install import install_program, is_program, read_program
 from arena.plugins.names import ENTRY_POINT_GROUP
 
 __all__ = ["MAX_UPLOAD", "Package", "install_submission", "read_package"]
@@ -51,7 +51,7 @@ def read_package(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> Package:
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder (expected a wheel (.whl), a bot folder, or a program "
                               f"bot's folder or .zip with bot.toml)")
-    if program_root(path, limits) is not None:
+    if is_program(path):
         return read_program(path, limits)
     if path.is_dir():
         return _folder_package(path)
@@ -124,7 +124,7 @@ def _folder_package(folder: Path) -> Package:
 def install_submission(path: Path, target: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
     """Unpack the wheel or copy the bot folder at ``path`` into the new folder ``target``, under ``limits``:
     measured before anything is written, written under the disk quota, and nothing left behind if refused."""
-    if program_root(path, limits) is not None:
+    if is_program(path):
         install_program(path, target, limits)
         return
     check_free_space(target, limits)

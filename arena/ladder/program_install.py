@@ -39,6 +39,22 @@ TAR_OVERHEAD = 3 * 512
 """Tar bytes a member may take besides its data (its header, a pax header and its own header)."""
 
 
+def is_program(path: Path) -> bool:
+    """Whether ``path`` is taken as a program submission: a folder with ``bot.toml``, or a .zip (a wheel is a
+    .whl); looked at without reading the zip."""
+    return (path / BOT_TOML).is_file() if path.is_dir() else path.suffix == ".zip" and path.is_file()
+
+
+def zip_root(names: list[str]) -> str | None:
+    """Where a zip of these member names holds ``bot.toml``: '' (its root), ``"TOP/"`` (its one top folder),
+    or None (nowhere)."""
+    if BOT_TOML in names:
+        return ""
+    tops = {n.split("/", 1)[0] for n in names}
+    top = next(iter(tops)) if len(tops) == 1 else None
+    return f"{top}/" if top is not None and f"{top}/{BOT_TOML}" in names else None
+
+
 def program_root(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> str | None:
     """Where a program submission's ``bot.toml`` is: '' (a folder, or a zip's root) or ``"TOP/"`` (a zip's
     one top folder); None when ``path`` is no program submission (a wheel, a Python bot's folder)."""
@@ -48,12 +64,9 @@ def program_root(path: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> str | No
         return None
     check_wheel(path, limits, "zip")
     with zipfile.ZipFile(path) as z:
-        names = z.namelist()
-    if BOT_TOML in names:
-        return ""
-    tops = {n.split("/", 1)[0] for n in names}
-    if len(tops) == 1 and f"{next(iter(tops))}/{BOT_TOML}" in names:
-        return f"{next(iter(tops))}/"
+        root = zip_root(z.namelist())
+    if root is not None:
+        return root
     raise SubmissionError(f"refused: {path.name} holds no {BOT_TOML} at its root or in its one top folder "
                           f"(a program bot's zip holds its folder, with {BOT_TOML})")
 

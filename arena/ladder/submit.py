@@ -36,7 +36,7 @@ from arena.ladder.errors import LadderError, SubmissionError
 from arena.ladder.install import install_submission, read_package
 from arena.ladder.ladder import PLUGINS, Ladder
 from arena.ladder.names import entry_base
-from arena.ladder.program_install import program_root
+from arena.ladder.program_install import is_program
 from arena.ladder.submitters import Submitter
 from arena.plugins.checkbot import check_bot
 from arena.plugins.folders import add_folder_players, folder_code_hash
@@ -66,7 +66,7 @@ def submit(ladder: Ladder, path: Path, *, player: str = "", games: int = CHECK_G
         owner = submitters.check_owner(entries, base, by.name if by else None) or owner
         if by is not None:
             submitters.check_active(entries, by)
-        if program_root(path) is not None:
+        if is_program(path):
             say(f"{base}: a program bot; staging it, and running the build its bot.toml names (if any) in a sandbox "
                 f"of its own (at most {DEFAULT_BUILD.wall_s:g} s) ...")
         name, previous, target = _new_folder(ladder, ledger, base, path)

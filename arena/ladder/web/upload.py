@@ -26,7 +26,7 @@ from starlette.requests import Request
 
 from arena.ladder.archive import check_wheel
 from arena.ladder.errors import SubmissionError, UploadTooLarge
-from arena.ladder.program_install import BOT_TOML
+from arena.ladder.program_install import BOT_TOML, zip_root
 
 UPLOADS = "uploads"
 """The ladder's folder for bodies being received (each in a folder of its own, removed after its check)."""
@@ -90,8 +90,7 @@ def name_upload(path: Path) -> Path:
     except (zipfile.BadZipFile, OSError, ValueError):
         raise SubmissionError("refused: the upload is not a wheel (not a zip archive)") from None
     found = {m.group(1, 2) for n in names if (m := _DIST_INFO.match(n))}
-    tops = {n.split("/", 1)[0] for n in names}
-    if not found and (BOT_TOML in names or (len(tops) == 1 and f"{next(iter(tops))}/{BOT_TOML}" in names)):
+    if not found and zip_root(names) is not None:
         target = path.with_name("program.zip")
         path.rename(target)
         return target
