@@ -24,7 +24,7 @@ import time
 
 from arena.results.stats.intervals import wilson
 from players.heuristic import HeuristicBot
-from players.learned import LearnedBot
+from players.learned.bot import LearnedBot
 from players.learned import field
 from players.sampler import SamplerBot
 
