@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.plugins.registry import load
 from arena.tournament.compare import Comparison
+from arena.tournament.errors import TournamentError
 
 TABLES = "getaway:3,getaway:4,getaway:6,getaway:8,donkey:4,bhabho:4"
 GAMES = "heuristic=3200,sampler=800"
@@ -85,7 +86,8 @@ def run(args, plan) -> None:
         print("$", " ".join(command[1:]), flush=True)
         done = subprocess.run(command, check=False)
         if done.returncode != 0:
-            sys.exit(f"strength_tables: {where.name} stopped (exit {done.returncode}); run again to resume")
+            sys.exit(f"strength_tables: arena compare for {where.name} exited with {done.returncode} (its message "
+                     f"is above); a comparison that was stopped goes on when this is run again")
 
 
 def show(args, plan) -> None:
@@ -98,7 +100,10 @@ def show(args, plan) -> None:
         if not where.exists():
             print(f"| {preset}, {seats} seats | {opponent} | not played | | | | | |")
             continue
-        f = Comparison.open(where, registry).tally().figures()
+        try:
+            f = Comparison.open(where, registry).tally().figures()
+        except TournamentError as exc:
+            sys.exit(f"strength_tables: {where} cannot be read: {exc}")
         said = ("the same games" if f.wins == f.losses == 0 and f.diff == 0 else "better" if f.low > 0
                 else "worse" if f.high < 0 else "not told apart")
         print(f"| {preset}, {seats} seats | {opponent} | {f.units} | {f.games} | {100 * f.rate_a:.2f}% "
