@@ -8,8 +8,8 @@
 ``run`` plays, for every table (``PRESET:SEATS``) and every opponent, one
 ``arena compare PLAYER OPPONENT --rules PRESET --table-size SEATS --games N``
 (docs/compare.md: the same deals, seats and bot seeds for both, the field's
-other seats drawn per deal from ``heuristic, low, high, random``, at 7 and 8 seats with a second
-``heuristic``, ``low`` and ``high`` beside them), each in
+other seats drawn per deal from its default field: ``heuristic, low, high, random``, at 7 and 8
+seats with a second ``heuristic``, ``low`` and ``high`` beside them), each in
 its own results folder ``RESULTS/strength-PLAYER-OPPONENT-PRESET-SEATS``; a
 folder that exists is resumed, so a stopped run goes on where it was. ``show``
 reads the folders and prints the table (markdown): for each table and
@@ -38,10 +38,6 @@ from arena.tournament.errors import TournamentError
 TABLES = "getaway:3,getaway:4,getaway:6,getaway:8,donkey:4,bhabho:4"
 GAMES = "heuristic=3200,sampler=800"
 ARENA = Path(sys.executable).with_name("arena")
-FIELD = "heuristic,low,high,random"
-WIDE_FIELD = "heuristic,low,high,random,heuristic#2,low#2,high#2"
-"""Opponents for tables of more than 6 seats, which need 7 distinct field players (the default field and
-its house player give 5)."""
 
 
 def tables(text: str) -> list[tuple[str, int]]:
@@ -80,8 +76,7 @@ def run(args, plan) -> None:
             command = [str(ARENA), "compare", "--resume", str(where)]
         else:
             command = [str(ARENA), "compare", args.player, opponent, "--rules", preset, "--table-size", str(seats),
-                       "--games", str(n), "--results", str(args.results), "--name", where.name,
-                       "--field", FIELD if seats <= 6 else WIDE_FIELD]
+                       "--games", str(n), "--results", str(args.results), "--name", where.name]
         command += ["--jobs", str(args.jobs), "--interval", "60"]
         print("$", " ".join(command[1:]), flush=True)
         done = subprocess.run(command, check=False)

@@ -20,7 +20,7 @@ from arena.cli.progress import clock
 from arena.cli.session import session
 from arena.plugins.names import split_names
 from arena.results.stats.paired import CompareTest, figures_lines
-from arena.tournament.compare import FAST_FIELD, Comparison, compare_spec, field_for
+from arena.tournament.compare import FAST_FIELD, WIDE_FIELD, Comparison, compare_spec, default_field, field_for
 from arena.tournament.executors import make_executor
 
 app = typer.Typer()
@@ -49,7 +49,8 @@ def compare(
     a: str | None = typer.Argument(None, metavar="A",
                                       help="Player A (the candidate; positive differences favour it)."),
     b: str | None = typer.Argument(None, metavar="B", help="Player B (the baseline)."),
-    field: str = typer.Option(",".join(FAST_FIELD), "--field", help="Opponents, drawn per deal (comma-separated)."),
+    field: str | None = typer.Option(None, "--field", help="Opponents, drawn per deal (comma-separated; default "
+                                     f"{','.join(FAST_FIELD)}, at 7-8 seats {','.join(WIDE_FIELD)})."),
     rules: str = typer.Option("getaway", "--rules", "-r", help="Rule preset."),
     set_: list[str] = typer.Option([], "--set", help="Override a rule option: OPTION=VALUE (repeatable)."),
     table_size: int = typer.Option(4, "--table-size", help="Seats at every table (3-8)."),
@@ -99,7 +100,8 @@ def compare(
             keys["name"] = name
         if deals is not None:
             keys["book"] = str(deals)
-        spec = compare_spec(test, field_for(a, b, _field(field)), games, registry.presets, **keys)
+        opponents = default_field(table_size) if field is None else _field(field)
+        spec = compare_spec(test, field_for(a, b, opponents), games, registry.presets, **keys)
         test = replace(test, a=spec.candidates[0], b=spec.candidates[1])  # as the spec writes them: options sorted
         comparison = Comparison.create(spec, test, results / spec.name, registry, read_secret_from(secret_from))
     _run(comparison, jobs, live)

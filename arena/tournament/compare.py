@@ -28,6 +28,14 @@ from arena.tournament.spec import TournamentSpec, spec_from_dict
 FAST_FIELD = ("heuristic", "low", "high", "random")
 """The default field: the built-in players that decide in microseconds."""
 FIELD_ALIAS = "field"
+WIDE_FIELD = (*FAST_FIELD, "heuristic#2", "low#2", "high#2")
+"""The default field at 7 and 8 seats, which draw 6 or 7 distinct opponents a deal: the fast players and a
+second ``heuristic``, ``low`` and ``high``."""
+
+
+def default_field(size: int) -> tuple[str, ...]:
+    """The field a comparison at ``size`` seats draws from when none is given."""
+    return FAST_FIELD if size <= 6 else WIDE_FIELD
 
 
 def field_for(a: str, b: str, field: tuple[str, ...] = FAST_FIELD) -> tuple[str, ...]:

@@ -107,3 +107,17 @@ def test_built_in_players_compare_the_same_in_any_folder_unless_sealed(capsys, t
     dealt = [[r["start"] for _, r in records(tmp_path / name / "compare-heuristic-random")] for name in
              ("one", "two", "three", "four")]
     assert dealt[0] == dealt[1] and dealt[2] != dealt[3] and dealt[0] not in dealt[2:]
+
+
+def test_a_table_of_eight_draws_from_a_wider_default_field(capsys, tmp_path):
+    """At 8 seats, which draw 7 distinct opponents a deal, the default field adds a second heuristic, low and
+    high player (the four fast players and the house player are too few); a --field given is used as given."""
+    code, out, err = run(capsys, "compare", "heuristic", "low", "--table-size", "8", "--games", "16", "--jobs", "1",
+                         "--sandbox", "never", "--results", tmp_path, "-q")
+    assert code == 0, err
+    assert "1 deals, 16 games" in out
+    seated = {name for _, r in records(tmp_path / "compare-heuristic-low") for name in r["names"]}
+    assert {"heuristic#2", "low#2", "high#2"} <= seated and len(seated) == 9   # 2 candidates, 7 field players
+    code, _, err = run(capsys, "compare", "heuristic", "low", "--table-size", "8", "--field", "random,high",
+                       "--results", tmp_path / "given")
+    assert code == 2 and "needs 7 distinct field players" in err
