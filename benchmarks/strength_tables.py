@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.plugins.registry import load
-from arena.tournament.compare import Comparison
+from arena.tournament.compare import Comparison, folder_name
 from arena.tournament.errors import TournamentError
 
 TABLES = "getaway:3,getaway:4,getaway:6,getaway:8,donkey:4,bhabho:4"
@@ -66,7 +66,7 @@ def games(text: str, against: list[str]) -> dict[str, int]:
 
 
 def folder(results: Path, player: str, opponent: str, preset: str, seats: int) -> Path:
-    return results / f"strength-{player}-{opponent}-{preset}-{seats}"
+    return results / folder_name(f"strength-{player}-{opponent}-{preset}-{seats}")
 
 
 def run(args, plan) -> None:

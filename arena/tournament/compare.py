@@ -43,9 +43,14 @@ def field_for(a: str, b: str, field: tuple[str, ...] = FAST_FIELD) -> tuple[str,
     return tuple(f"{p}#{FIELD_ALIAS}" if p in (a, b) else p for p in field)
 
 
+def folder_name(text: str) -> str:
+    """``text`` as a results folder name: unusual characters (a player's options) as ``_``, at most 64."""
+    return re.sub(r"[^A-Za-z0-9_.\-]", "_", text)[:64]
+
+
 def default_name(a: str, b: str) -> str:
     """A results folder name for A against B: ``compare-A-B`` with unusual characters as ``_``."""
-    return re.sub(r"[^A-Za-z0-9_.\-]", "_", f"compare-{a}-{b}")[:64]
+    return folder_name(f"compare-{a}-{b}")
 
 
 def compare_spec(test: CompareTest, field: tuple[str, ...], games: int, presets: Presets = PRESETS,
