@@ -115,7 +115,7 @@ def test_a_table_of_eight_draws_from_a_wider_default_field(capsys, tmp_path):
     code, out, err = run(capsys, "compare", "heuristic", "low", "--table-size", "8", "--games", "16", "--jobs", "1",
                          "--sandbox", "never", "--results", tmp_path, "-q")
     assert code == 0, err
-    assert "1 deals, 16 games" in out
+    assert "1 deal, 16 games" in out
     seated = {name for _, r in records(tmp_path / "compare-heuristic-low") for name in r["names"]}
     assert {"heuristic#2", "low#2", "high#2"} <= seated and len(seated) == 9   # 2 candidates, 7 field players
     code, _, err = run(capsys, "compare", "heuristic", "low", "--table-size", "8", "--field", "random,high",

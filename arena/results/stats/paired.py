@@ -244,6 +244,11 @@ def elo_text(f: Figures) -> str:
             f"in {100 * e.score_a:.1f}% of its pairings, {f.test.b} in {100 * e.score_b:.1f}%)")
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _signed(points: float) -> str:
     return "0" if points == 0 else f"{points:+g}"
 
@@ -252,25 +257,26 @@ def verdict_text(f: Figures) -> str:
     """The test's state in words: which hypothesis, and what that says about the two players."""
     t = f.test
     if t.sprt is None:
-        return f"fixed games: {f.units} deals"
+        return f"fixed games: {_count(f.units, 'deal')}"
     mu0, mu1 = t.sprt
     if f.verdict == "H1":
         so = f"{t.a} is better than {t.b}" if mu0 == 0 else f"the difference is above {_signed(mu0)} points"
-        return (f"H1 accepted after {f.units} deals: a difference of {_signed(mu1)} points fits the games "
+        return (f"H1 accepted after {_count(f.units, 'deal')}: a difference of {_signed(mu1)} points fits the games "
                 f"better than {_signed(mu0)}, so {so}")
     if f.verdict == "H0":
         so = (f"{t.a} is not {mu1:g} point{'' if mu1 == 1 else 's'} better than {t.b}" if mu1 > 0
               else f"the difference is below {_signed(mu1)} points")
-        return (f"H0 accepted after {f.units} deals: a difference of {_signed(mu0)} points fits the games "
+        return (f"H0 accepted after {_count(f.units, 'deal')}: a difference of {_signed(mu0)} points fits the games "
                 f"better than {_signed(mu1)}, so {so}")
-    return f"no verdict yet after {f.units} deals"
+    return f"no verdict yet after {_count(f.units, 'deal')}"
 
 
 def figures_lines(f: Figures) -> list[str]:
     """The comparison's figures as text lines (the CLI prints them, the report shows the same): what was
     measured and which way first, then the rating difference, the other statistics, the test's verdict."""
     t = f.test
-    lines = [f"{t.a} against {t.b}: score {t.score} ({_POINT[t.score]}), {f.units} deals, {f.games} games",
+    lines = [f"{t.a} against {t.b}: score {t.score} ({_POINT[t.score]}), {_count(f.units, 'deal')}, "
+             f"{_count(f.games, 'game')}",
              f"  {measured_text(f)}",
              f"  {_PER_GAME[t.score]}: {t.a} {_rate(t.score, f.rate_a)}, {t.b} {_rate(t.score, f.rate_b)}; "
              f"likelihood of superiority {100 * f.los:.1f}%",
