@@ -27,7 +27,8 @@ def arena_players() -> list[PlayerSpec]:
                    trusted=True),
         PlayerSpec("learned", learned,
                    "a small neural network (numpy) scores each legal card from its view: trained on "
-                   "rollouts in the ladder's field; plays the heuristic card unless another scores clearly lower",
+                   "rollouts in the ladder's field; plays the heuristic card unless another scores clearly lower; "
+                   "with two left, searches its cards against the other's model",
                    trusted=True),
         PlayerSpec("openspiel-ismcts", ismcts,
                    "OpenSpiel's ISMCTS (random rollouts) on the python_bhabhi game, searching worlds dealt "

@@ -8,3 +8,12 @@ from arena.game.errors import ArenaError
 class WeightsError(ArenaError, ValueError):
     """A weights file that does not fit the learned player's feature set, or shipped weights not the ones
     its code names."""
+
+
+class DrawAsked(Exception):
+    """Control flow of the ending search (players/endgame.py), never seen outside it: a play asked for a draw
+    from the pile and the search is to branch on each card it might draw."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n

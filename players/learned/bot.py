@@ -9,7 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from arena import Bot
+from arena.game.cards import CARDS
 from arena.game.solver import supports
+
+from players.endgame import VISITS, endgame_values
 
 from players.heuristic import HeuristicBot
 from players.learned.features import NAMES, card_features
@@ -36,14 +39,17 @@ def load_net(path: str = str(WEIGHTS)) -> Net:
 
 
 class LearnedBot(Bot):
-    """Plays the legal card its network scores lowest, gated towards the heuristic player's card."""
+    """Plays the legal card its network scores lowest, gated towards the heuristic player's card; with two
+    players left, the card a search against the other's model (:mod:`players.endgame`) finds safest."""
 
     name = "learned"
 
-    def __init__(self, seed: int = 0, weights: str | None = None, gate: float | None = None, **options) -> None:
+    def __init__(self, seed: int = 0, weights: str | None = None, gate: float | None = None,
+                 visits: int = VISITS, **options) -> None:
         super().__init__(seed, **options)
         self.net = load_net(str(weights) if weights else str(WEIGHTS))
         self.gate = self.net.gate if gate is None else float(gate)
+        self.visits = int(visits)
         self.fallback = HeuristicBot(seed)
 
     def take(self, view) -> bool:
@@ -54,7 +60,12 @@ class LearnedBot(Bot):
             return view.legal[0]
         if not supports(view.rules):  # its features assume the solver's model: one pack, no trumps
             return self.fallback.play(view)
-        return view.legal[choose(self.net, card_features(view), self.gate)]
+        card = view.legal[choose(self.net, card_features(view), self.gate)]
+        if self.visits > 0 and sum(view.active) == 2:
+            values = endgame_values(view, self.rng.random(), self.visits)
+            if values is not None:      # the safest card; among equals the net's
+                return CARDS[min(values, key=lambda c: (values[c], c != int(card)))]
+        return card
 
 
 def choose(net: Net, rows: np.ndarray, gate: float) -> int:
