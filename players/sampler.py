@@ -101,6 +101,15 @@ class Worlds:
         self.seats = [s for s in range(self.players) if self.need[s] > 0]
         self._tiers: tuple[list[int] | None, list[tuple[list[list[int]], list[int]]]] = (None, [])
 
+    def other_hand(self) -> tuple[int, int] | None:
+        """With two players in (one pack): the other seat and its hand, every card neither played nor the
+        seat's own; None when the counts do not add up (a view this reading does not fit)."""
+        other = next(s for s in range(self.players) if self.active[s] and s != self.seat)
+        hand = self.known_masks[other] | self.floating
+        if _popcount(hand) != self.hand_sizes[other] or hand & self.hand:
+            return None
+        return other, hand
+
     def deal(self, rng: random.Random, forbid: list[int] | None = None) -> list[int]:
         """Every hand in one world consistent with this knowledge.
 
@@ -238,11 +247,10 @@ class SamplerBot(Bot):
     # ---------------------------------------------------------- two players
     def _solve(self, view, worlds: Worlds, moves: list[int], deadline: float) -> list[int]:
         """The solver's best moves (all of ``moves`` if it cannot finish in time)."""
-        me = worlds.seat
-        other = next(s for s in range(worlds.players) if worlds.active[s] and s != me)
-        other_hand = worlds.known_masks[other] | worlds.floating
-        if _popcount(other_hand) != worlds.hand_sizes[other] or other_hand & worlds.hand:
+        known = worlds.other_hand()
+        if known is None:
             return moves
+        other_hand = known[1]
         if self.solver is None or self.solver.rules != view.rules:
             self.solver = Solver(view.rules)
         solver = self.solver
