@@ -28,7 +28,7 @@ def arena_players() -> list[PlayerSpec]:
         PlayerSpec("learned", learned,
                    "a small neural network (numpy) scores each legal card from its view: trained on "
                    "rollouts in the ladder's field; plays the heuristic card unless another scores clearly lower; "
-                   "with two left, searches its cards against the other's model",
+                   "with three left plays the sampler's card; with two, searches its cards against the other's model",
                    trusted=True),
         PlayerSpec("openspiel-ismcts", ismcts,
                    "OpenSpiel's ISMCTS (random rollouts) on the python_bhabhi game, searching worlds dealt "

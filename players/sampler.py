@@ -228,9 +228,21 @@ class SamplerBot(Bot):
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        rules = view.rules
-        if not supports(rules):
+        if not supports(view.rules):
             return self.fallback.play(view)
+        return self._decide(view, solve=True)
+
+    def sampled_card(self, view):
+        """The card the playouts choose at a play decision with a choice (never the solver), for a player
+        that asks the sampler at some of its decisions; under rules the sampler does not model, the heuristic
+        player's card."""
+        if not supports(view.rules):
+            return self.fallback.play(view)
+        return self._decide(view, solve=False)
+
+    def _decide(self, view, solve: bool):
+        """A play decision with a choice: with two players left the solver first (``solve``), then playouts."""
+        legal = view.legal
         start = time.thread_time()
         budget = self.budget if view.time_left is None else min(self.budget, 0.25 * view.time_left)
         deadline = start + budget
@@ -238,7 +250,7 @@ class SamplerBot(Bot):
         moves = [int(c) for c in legal]
         self.last = {"worlds": 0, "solver": None}
         self.models = infer(view) if self.model else None
-        if worlds.n_active == 2:
+        if solve and worlds.n_active == 2:
             moves = self._solve(view, worlds, moves, start + self.solver_share * budget)
             if len(moves) == 1:
                 return CARDS[moves[0]]

@@ -18,6 +18,7 @@ from players.heuristic import HeuristicBot
 from players.learned.features import NAMES, card_features
 from players.errors import WeightsError
 from players.learned.net import Net
+from players.sampler import SamplerBot
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
 """The shipped weights (package data)."""
@@ -38,19 +39,25 @@ def load_net(path: str = str(WEIGHTS)) -> Net:
     return Net.load(Path(path))[0]
 
 
+WORLDS = 120
+"""Worlds the sampler plays out at a decision with three players left (as many as the ``sampler`` player)."""
+
+
 class LearnedBot(Bot):
-    """Plays the legal card its network scores lowest, gated towards the heuristic player's card; with two
-    players left, the card a search against the other's model (:mod:`players.endgame`) finds safest."""
+    """Plays the legal card its network scores lowest, gated towards the heuristic player's card; with three
+    players left of a larger table, the sampler's card (``worlds`` playouts); with two, the card a search
+    against the other's model (:mod:`players.endgame`) finds safest."""
 
     name = "learned"
 
     def __init__(self, seed: int = 0, weights: str | None = None, gate: float | None = None,
-                 visits: int = VISITS, **options) -> None:
+                 visits: int = VISITS, worlds: int = WORLDS, **options) -> None:
         super().__init__(seed, **options)
         self.net = load_net(str(weights) if weights else str(WEIGHTS))
         self.gate = self.net.gate if gate is None else float(gate)
         self.visits = int(visits)
         self.fallback = HeuristicBot(seed)
+        self.sampler = SamplerBot(seed, worlds=int(worlds)) if int(worlds) > 0 else None
 
     def take(self, view) -> bool:
         return self.fallback.take(view)
@@ -60,8 +67,11 @@ class LearnedBot(Bot):
             return view.legal[0]
         if not supports(view.rules):  # its features assume the solver's model: one pack, no trumps
             return self.fallback.play(view)
+        active = sum(view.active)
+        if self.sampler is not None and active == 3 and view.players > 3:
+            return self.sampler.sampled_card(view)
         card = view.legal[choose(self.net, card_features(view), self.gate)]
-        if self.visits > 0 and sum(view.active) == 2:
+        if self.visits > 0 and active == 2:
             values = endgame_values(view, self.rng.random(), self.visits)
             if values is not None:      # the safest card; among equals the net's
                 return CARDS[min(values, key=lambda c: (values[c], c != int(card)))]
