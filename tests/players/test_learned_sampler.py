@@ -1,0 +1,70 @@
+"""The learned player with three players left at a larger table: the sampler's card, and only there."""
+
+from __future__ import annotations
+
+import random
+
+from arena import Game, Rules
+from players.heuristic import HeuristicBot
+from players.learned.bot import LearnedBot
+from players.sampler import SamplerBot
+from players.simple import HighBot, LowBot, RandomBot
+
+TABLE = (RandomBot, LowBot, HighBot, HeuristicBot)
+GETAWAY = Rules.preset("getaway")
+
+
+def decisions(seats: int, seed: int):
+    """Every position with a choice of cards in one game of the reference players (seated by ``seed``):
+    (game, seat to play) pairs, each position its own game."""
+    game = Game.deal(GETAWAY, seats, seed=seed)
+    order = random.Random(seed).sample(TABLE * 2, seats)
+    bots = [order[s](seed * 8 + s) for s in range(seats)]
+    while not game.is_over:
+        s = game.current
+        view = game.view(s)
+        if view.decision == "play" and len(view.legal) > 1:
+            yield view
+        game.apply(bots[s].act(view))
+
+
+def test_with_three_left_of_four_it_plays_the_samplers_card():
+    """At every decision with three of four players in, the learned player's card is the one a sampler of
+    the same seed picks by its playouts; on some of them the network alone would have played another."""
+    differs, checked = 0, 0
+    for seed in range(1, 40):
+        for view in decisions(4, seed):
+            if sum(view.active) != 3:
+                continue
+            card = LearnedBot(7).act(view)
+            assert card == SamplerBot(7).sampled_card(view)
+            differs += card != LearnedBot(7, worlds=0).act(view)
+            checked += 1
+        if differs >= 2 and checked >= 20:
+            break
+    assert differs >= 2 and checked >= 20, (differs, checked)
+
+
+def test_elsewhere_the_sampler_is_not_asked():
+    """Four players in, or three at a three-seat table: the same card as with ``worlds=0`` (the network's)."""
+    seen = {3: 0, 4: 0}
+    for seats in (3, 4):
+        for seed in range(1, 4):
+            for view in decisions(seats, seed):
+                if sum(view.active) == seats:
+                    assert LearnedBot(7).act(view) == LearnedBot(7, worlds=0).act(view)
+                    seen[seats] += 1
+    assert min(seen.values()) >= 10, seen
+
+
+def test_the_samplers_card_never_asks_the_solver():
+    """``sampled_card`` with two players left plays out worlds (no solver); ``play`` asks the solver first."""
+    for view in decisions(4, 2):
+        if sum(view.active) == 2:
+            sampler = SamplerBot(3)
+            assert sampler.sampled_card(view) in view.legal
+            assert sampler.last["solver"] is None and sampler.last["worlds"] == 120
+            sampler.play(view)
+            assert sampler.last["solver"] is not None
+            return
+    raise AssertionError("deal 2 never came to two players with a choice")
