@@ -10,7 +10,11 @@ and ``compare`` pool them with the sampler's:
     python benchmarks/ladder_field.py compare NAME1 NAME2                   # the paired sign test
     python benchmarks/ladder_field.py run sampler DEALS FIRST              # the sampler on the field's games
 
-``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-three_NAME-FIRST.json (compare
+    python benchmarks/learned_field.py cpu DEALS [FIRST] learned sampler        # CPU per decision, side by side
+
+``cpu`` plays both players' games deal by deal in one process (which goes first swaps every deal),
+so both see the same machine, and prints each one's CPU per decision with a choice and the ratio
+of the means. ``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-three_NAME-FIRST.json (compare
 ``three_A`` with ``three_B``). NAME is a label; ``player`` is ``learned`` (the default, with the
 options ``weights`` and ``gate``), ``heuristic`` or ``sampler``.
 """
@@ -46,7 +50,27 @@ def run(name: str, deals: int, first: int, options: dict, tables) -> dict:
             "decision_ms": sorted(1000 * t for t in timings)}
 
 
+def side_by_side(deals: int, first: int, players: list[str]) -> None:
+    timings: dict[str, list[float]] = {p: [] for p in players}
+    for d in range(first, first + deals):
+        for p in players if d % 2 == 0 else players[::-1]:
+            field.run(_maker({"player": p}), range(d, d + 1), field.LADDER_SEED, field.LADDER, timings[p])
+    means = {}
+    for p, t in timings.items():
+        ms = [1000 * x for x in t]
+        means[p] = statistics.fmean(ms)
+        print(f"{p}: {len(ms)} decisions with a choice, CPU median {statistics.median(ms):.3f} ms, "
+              f"mean {means[p]:.3f} ms")
+    a, b = players
+    print(f"mean {a} / mean {b} = {means[a] / means[b]:.4f}")
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "cpu":
+        rest = [a for a in argv[1:] if not a.isdigit()]
+        numbers = [int(a) for a in argv[1:] if a.isdigit()]
+        side_by_side(numbers[0], numbers[1] if len(numbers) > 1 else 0, rest or ["learned", "sampler"])
+        return
     cmd, name, deals = argv[0], argv[1], int(argv[2])
     first = int(argv[3]) if len(argv) > 3 and "=" not in argv[3] else 0
     opts = dict(kv.split("=", 1) for kv in argv[3:] if "=" in kv)

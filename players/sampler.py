@@ -52,7 +52,7 @@ from arena.game.errors import SolverBudget
 from arena.game.solver import Solver, supports
 
 from players.heuristic import HeuristicBot
-from players.opponents import infer
+from players.opponents import Models, infer
 from players.playout import SeededLater, play_out, playout_state
 from players.policy import HEURISTIC
 
@@ -213,7 +213,7 @@ class SamplerBot(Bot):
         self.solver_share = solver_share
         self.model = model
         self.gate_z = gate_z
-        self.models = None
+        self.models: Models | None = None
         self.fallback = HeuristicBot(seed)
         self.solver: Solver | None = None
         self.last: dict = {}
