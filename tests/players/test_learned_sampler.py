@@ -15,8 +15,8 @@ GETAWAY = Rules.preset("getaway")
 
 
 def decisions(seats: int, seed: int):
-    """Every position with a choice of cards in one game of the reference players (seated by ``seed``):
-    (game, seat to play) pairs, each position its own game."""
+    """The view of every play decision with a choice of cards in one game of the reference players
+    (seated by ``seed``), in the order they come."""
     game = Game.deal(GETAWAY, seats, seed=seed)
     order = random.Random(seed).sample(TABLE * 2, seats)
     bots = [order[s](seed * 8 + s) for s in range(seats)]
