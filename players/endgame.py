@@ -72,10 +72,12 @@ class EndgameSearch:
         self.me, self.kinds, self.seed = me, kinds, seed
         self.cap, self.visits, self.playouts = visits, 0, 0
         self.memo: dict[tuple, float] = {}
+        self.plain = True
 
     def values(self, world: World, moves: list[int]) -> dict[int, float]:
         """Each of ``moves`` (cards of the seat to act, ``me``): its expected loss."""
         cap, self.cap = self.cap, max(1, self.cap // len(moves))
+        self.plain = _plain(world)     # (the rules of one search do not change: asked once, not at each node)
         out = {}
         for m in moves:
             self.visits = 0
@@ -117,7 +119,7 @@ class EndgameSearch:
                 return self._after(w, legal.bit_length() - 1)
             kind = kinds[cur]
             if cur != me and kind != RANDOM:
-                pick = plain_card(w) if kind == HEURISTIC and _plain(w) else model_card(w, kind, None)
+                pick = plain_card(w) if kind == HEURISTIC and self.plain else model_card(w, kind, None)
                 return self._after(w, pick)
             key = _key(w)
             known = self.memo.get(key)

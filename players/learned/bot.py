@@ -13,10 +13,9 @@ from arena.game.cards import CARDS
 from arena.game.solver import supports
 
 from players.endgame import VISITS, endgame_values
-
+from players.errors import WeightsError
 from players.heuristic import HeuristicBot
 from players.learned.features import NAMES, card_features
-from players.errors import WeightsError
 from players.learned.net import Net
 from players.sampler import SamplerBot
 
