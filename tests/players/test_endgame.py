@@ -11,33 +11,21 @@ import pytest
 from arena import Game, Rules
 from arena.game.cards import CARDS
 from players.endgame import endgame_values
-from players.heuristic import HeuristicBot
 from players.learned.bot import LearnedBot
 from players.opponents import infer
 from players.playout import World
 from players.policy import RANDOM, model_card
-from players.simple import HighBot, LowBot, RandomBot
-
-
-
-TABLE = (RandomBot, LowBot, HighBot, HeuristicBot)
+from support.reference_games import reference_game
 
 
 def two_left(rules: Rules, seed: int, max_cards: int) -> tuple[Game, int] | None:
-    """A game of four players (a random, a low, a high and a heuristic one, seated by ``seed``) played until
-    two are left and one of them has a choice of cards, each holding at most ``max_cards``; None when the
-    deal does not get there."""
-    game = Game.deal(rules, 4, seed=seed)
-    order = random.Random(seed).sample(TABLE, 4)
-    bots = [order[s](seed * 4 + s) for s in range(4)]
-    while not game.is_over:
-        s = game.current
-        view = game.view(s)
+    """A game of four reference players (seated by ``seed``) played until two are left and one of them has
+    a choice of cards, each holding at most ``max_cards``; None when the deal does not get there."""
+    for game, view in reference_game(rules, 4, seed):
         if sum(view.active) == 2 and view.decision == "play" and len(view.legal) > 1:
             if all(len(game.hand(p)) <= max_cards for p in range(4)):
-                return game, s
+                return game, view.seat
             return None
-        game.apply(bots[s].act(view))
     return None
 
 

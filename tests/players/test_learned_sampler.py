@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import random
-
-from arena import Game, Rules
-from players.heuristic import HeuristicBot
+from arena import Rules
 from players.learned.bot import LearnedBot
 from players.sampler import SamplerBot
-from players.simple import HighBot, LowBot, RandomBot
+from support.reference_games import reference_game
 
-TABLE = (RandomBot, LowBot, HighBot, HeuristicBot)
 GETAWAY = Rules.preset("getaway")
 
 
 def decisions(seats: int, seed: int):
     """The view of every play decision with a choice of cards in one game of the reference players
     (seated by ``seed``), in the order they come."""
-    game = Game.deal(GETAWAY, seats, seed=seed)
-    order = random.Random(seed).sample(TABLE * 2, seats)
-    bots = [order[s](seed * 8 + s) for s in range(seats)]
-    while not game.is_over:
-        s = game.current
-        view = game.view(s)
+    for _game, view in reference_game(GETAWAY, seats, seed):
         if view.decision == "play" and len(view.legal) > 1:
             yield view
-        game.apply(bots[s].act(view))
 
 
 def test_with_three_left_of_four_it_plays_the_samplers_card():
