@@ -24,19 +24,22 @@ scores lower by more than ``GATE_Z`` standard errors of the paired difference
 decide many moves).
 
 With two players left the game is one of perfect information (one pack): it
-asks the exact solver (:mod:`arena.game.solver`) for the best cards within part of
-its budget, keeping the solver's memo for the rest of the game; if the solver
-runs out of time it falls back to playouts. Among cards the solver rates
+asks the exact solver (:mod:`arena.game.solver`) for the best cards within a
+budget of states (``SOLVER_STATES`` new positions a search), keeping the
+solver's memo for the rest of the game; if the solver runs out of states it
+falls back to playouts. Among cards the solver rates
 equal it picks by playouts too (a lost position against perfect play may
 still be won against a fallible opponent).
 
 Reproducible by default: ``sampler`` plays out a fixed 120 worlds a decision
-(about what 50 ms of CPU gave early in a game here), so the same seeds give the
-same moves on any machine; time is only a safety cap (``cap_ms``, 500 ms, or a
-quarter of ``view.time_left``). :class:`TimedSamplerBot` (not registered) is the anytime version: it
-stops within ``budget_ms`` of CPU time per decision (default 50 ms, a
-twentieth of the default decision limit of 1000 ms), or within a quarter of
-``view.time_left`` when the harness gives one. Trumps (Donkey) and two
+(about what 50 ms of CPU gave early in a game here) and gives the solver a fixed
+number of states, so the same seeds give the same moves on any machine; time is
+only a safety cap (``cap_ms``, 500 ms, or a quarter of ``view.time_left``; the
+solver may use ``solver_share`` of it). :class:`TimedSamplerBot` (not
+registered) is the anytime version: it stops within ``budget_ms`` of CPU time
+per decision (default 50 ms, a twentieth of the default decision limit of
+1000 ms), or within a quarter of ``view.time_left`` when the harness gives one,
+and gives the solver 60% of that time instead of a count of states. Trumps (Donkey) and two
 packs (which the sampled worlds do not model) are left to the heuristic player.
 Nobody takes in a playout (every seat declines, as the heuristic player does).
 """
@@ -59,6 +62,13 @@ from players.policy import HEURISTIC
 GATE_Z = 1.0
 """The sampler plays the heuristic player's card unless another card scores lower by more
 than ``GATE_Z`` standard errors of the paired difference over the same worlds."""
+
+SOLVER_STATES = 1500
+"""New positions a two-left search may add to the solver's memo before the sampler falls back to playouts.
+A count, not a time, so whether a search finishes does not depend on the machine. Here the solver adds
+5-18 thousand states a CPU second (the median ending about 14 thousand), so 1500 take 0.1-0.3 s, within
+the 0.45 s safety cap (90% of ``cap_ms``). (Until session 23 the search had 300 ms of CPU time instead,
+so whether it finished, and the card, could differ on a faster or a busier machine.)"""
 
 MEMO_LIMIT = 1_500_000
 """Solver states kept between decisions (about 200 MB at most)."""
@@ -202,8 +212,9 @@ class SamplerBot(Bot):
     name = "sampler"
 
     def __init__(self, seed: int = 0, budget_ms: float = 50.0, max_worlds: int = 2000,
-                 solver_share: float = 0.6, worlds: int | None = 120, cap_ms: float = 500.0,
-                 model: bool = True, gate_z: float | None = GATE_Z, **options) -> None:
+                 solver_share: float = 0.9, worlds: int | None = 120, cap_ms: float = 500.0,
+                 model: bool = True, gate_z: float | None = GATE_Z, solver_states: int | None = SOLVER_STATES,
+                 **options) -> None:
         super().__init__(seed, **options)
         if worlds is not None:
             # Deterministic: a fixed number of worlds a decision; time is only a safety cap.
@@ -211,6 +222,7 @@ class SamplerBot(Bot):
         self.budget = budget_ms / 1000.0
         self.max_worlds = max_worlds
         self.solver_share = solver_share
+        self.solver_states = None if solver_states is None else int(solver_states)
         self.model = model
         self.gate_z = gate_z
         self.models: Models | None = None
@@ -269,17 +281,18 @@ class SamplerBot(Bot):
         if len(solver.memo) > MEMO_LIMIT:
             solver.memo.clear()
         solver.deadline = deadline
+        solver.max_states = None if self.solver_states is None else len(solver.memo) + self.solver_states
         try:
             if not worlds.trick:
                 sol = solver.solve(worlds.hand, other_hand)
             else:
                 led = worlds.trick[0][1]
                 sol = solver.solve_reply(other_hand, worlds.hand, led, worlds.drawn_lead)
-        except SolverBudget:
-            self.last["solver"] = "out of time"
+        except SolverBudget as budget:
+            self.last["solver"] = f"unfinished: {budget}"     # (states, time or the recursion limit)
             return moves
         finally:
-            solver.deadline = None
+            solver.deadline = solver.max_states = None
         self.last["solver"] = sol.value
         best = [c for c in sol.best if c in moves]
         return best or moves
@@ -346,8 +359,9 @@ class TimedSamplerBot(SamplerBot):
 
     name = "sampler-timed"
 
-    def __init__(self, seed: int = 0, budget_ms: float = 50.0, **options) -> None:
-        super().__init__(seed, budget_ms=budget_ms, worlds=None, **options)
+    def __init__(self, seed: int = 0, budget_ms: float = 50.0, solver_share: float = 0.6, **options) -> None:
+        super().__init__(seed, budget_ms=budget_ms, worlds=None, solver_share=solver_share, solver_states=None,
+                         **options)
 
 
 PLACE_WEIGHT = 0.05
