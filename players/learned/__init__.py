@@ -9,7 +9,7 @@ card by more than the weights' ``gate``, in which case it plays the heuristic
 player's card. How the weights were trained: :mod:`players.learned.train` and
 docs/training.md. With three players left at a table that began with more,
 it plays the sampler's card instead (:meth:`players.sampler.SamplerBot.sampled_card`:
-opponent models, ``worlds`` sampled deals played out, 120 by default;
+opponent models, ``worlds`` sampled deals played out, 60 by default;
 ``worlds=0`` turns it off). With two players left it plays the card that a
 search of its own cards against the other player's model finds safest
 (:mod:`players.endgame`; among equals, the network's card; ``visits=0`` turns

@@ -144,5 +144,6 @@ def test_check_bot_replay_command_quotes_a_name_with_options():
 def test_players_lists_the_options_a_player_accepts(capsys, builtin_players_only):
     assert arena.cli.app.main(["players", "--format", "plain"]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
-    assert lines["sampler"].endswith("(options: budget_ms, cap_ms, gate_z, max_worlds, model, solver_share, solver_states, worlds)")
+    assert lines["sampler"].endswith(
+        "(options: budget_ms, cap_ms, gate_z, max_worlds, model, solver_share, solver_states, worlds)")
     assert "options:" not in lines["low"]
