@@ -27,9 +27,9 @@ With two players left the game is one of perfect information (one pack): it
 asks the exact solver (:mod:`arena.game.solver`) for the best cards within a
 budget of states (``SOLVER_STATES`` new positions a search), keeping the
 solver's memo for the rest of the game; if the solver runs out of states it
-falls back to playouts. Among cards the solver rates
-equal it picks by playouts too (a lost position against perfect play may
-still be won against a fallible opponent).
+falls back to playouts. Among cards the solver rates equal it picks by
+playouts too (a lost position against perfect play may still be won against a
+fallible opponent).
 
 Reproducible by default: ``sampler`` plays out a fixed 120 worlds a decision
 (about what 50 ms of CPU gave early in a game here) and gives the solver a fixed
@@ -39,8 +39,9 @@ solver may use ``solver_share`` of it). :class:`TimedSamplerBot` (not
 registered) is the anytime version: it stops within ``budget_ms`` of CPU time
 per decision (default 50 ms, a twentieth of the default decision limit of
 1000 ms), or within a quarter of ``view.time_left`` when the harness gives one,
-and gives the solver 60% of that time instead of a count of states. Trumps (Donkey) and two
-packs (which the sampled worlds do not model) are left to the heuristic player.
+and gives the solver 60% of that time instead of a count of states. Trumps
+(Donkey) and two packs (which the sampled worlds do not model) are left to the
+heuristic player.
 Nobody takes in a playout (every seat declines, as the heuristic player does).
 """
 
