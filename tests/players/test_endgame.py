@@ -15,18 +15,16 @@ from players.learned.bot import LearnedBot
 from players.opponents import infer
 from players.playout import World
 from players.policy import RANDOM, model_card
-from support.reference_games import reference_game
+from support.reference_games import first_two_left
 
 
 def two_left(rules: Rules, seed: int, max_cards: int) -> tuple[Game, int] | None:
     """A game of four reference players (seated by ``seed``) played until two are left and one of them has
     a choice of cards, each holding at most ``max_cards``; None when the deal does not get there."""
-    for game, view in reference_game(rules, 4, seed):
-        if sum(view.active) == 2 and view.decision == "play" and len(view.legal) > 1:
-            if all(len(game.hand(p)) <= max_cards for p in range(4)):
-                return game, view.seat
-            return None
-    return None
+    found = first_two_left(rules, 4, seed)
+    if found is None or any(len(found[0].hand(p)) > max_cards for p in range(4)):
+        return None
+    return found[0], found[1].seat
 
 
 def escapes(game: Game, me: int, kind: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena import Rules
 from players.learned.bot import WORLDS, LearnedBot
 from players.sampler import SamplerBot
-from support.reference_games import reference_game
+from support.reference_games import first_two_left, reference_game
 
 GETAWAY = Rules.preset("getaway")
 
@@ -49,12 +49,11 @@ def test_elsewhere_the_sampler_is_not_asked():
 
 def test_the_samplers_card_never_asks_the_solver():
     """``sampled_card`` with two players left plays out worlds (no solver); ``play`` asks the solver first."""
-    for view in decisions(4, 2):
-        if sum(view.active) == 2:
-            sampler = SamplerBot(3)
-            assert sampler.sampled_card(view) in view.legal
-            assert sampler.last["solver"] is None and sampler.last["worlds"] == 120
-            sampler.play(view)
-            assert sampler.last["solver"] is not None
-            return
-    raise AssertionError("deal 2 never came to two players with a choice")
+    found = first_two_left(GETAWAY, 4, 2)
+    assert found is not None, "deal 2 never came to two players with a choice"
+    view = found[1]
+    sampler = SamplerBot(3)
+    assert sampler.sampled_card(view) in view.legal
+    assert sampler.last["solver"] is None and sampler.last["worlds"] == 120
+    sampler.play(view)
+    assert sampler.last["solver"] is not None

@@ -23,3 +23,12 @@ def reference_game(rules: Rules, seats: int, seed: int) -> Iterator[tuple[Game, 
         view = game.view(game.current)
         yield game, view
         game.apply(bots[view.seat].act(view))
+
+
+def first_two_left(rules: Rules, seats: int, seed: int) -> tuple[Game, PlayerView] | None:
+    """The first decision of such a game with two players in and a choice of cards to play (the game and the
+    view, before the move); None when the game ends without one."""
+    for game, view in reference_game(rules, seats, seed):
+        if sum(view.active) == 2 and view.decision == "play" and len(view.legal) > 1:
+            return game, view
+    return None
