@@ -31,7 +31,7 @@ from arena.game.state import TAKE
 
 from players.errors import DrawAsked
 from players.opponents import infer
-from players.playout import PlayoutRandom, World, _plain, play_out, plain_card, playout_state
+from players.playout import PlayoutRandom, World, plain_rules, play_out, plain_card, playout_state
 from players.policy import HEURISTIC, RANDOM, model_card
 from players.sampler import Worlds
 
@@ -77,7 +77,7 @@ class EndgameSearch:
     def values(self, world: World, moves: list[int]) -> dict[int, float]:
         """Each of ``moves`` (cards of the seat to act, ``me``): its expected loss."""
         cap, self.cap = self.cap, max(1, self.cap // len(moves))
-        self.plain = _plain(world)     # (the rules of one search do not change: asked once, not at each node)
+        self.plain = plain_rules(world)     # (the rules of one search do not change: asked once, not at each node)
         out = {}
         for m in moves:
             self.visits = 0

@@ -138,7 +138,7 @@ def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS, seat: int = -1) ->
     """
     play = state.play
     watched, w = (state.active, seat) if seat >= 0 else ((True,), 0)    # (active is changed in place)
-    heuristic = plain_card if _plain(state) else heuristic_card
+    heuristic = plain_card if plain_rules(state) else heuristic_card
     if not state.flags.take and kinds.count(HEURISTIC) == len(kinds):
         for _ in range(steps):                  # the common case, without the checks below
             if state.cur is None or not watched[w]:
@@ -157,7 +157,7 @@ def play_out(state: World, kinds, steps: int = PLAYOUT_STEPS, seat: int = -1) ->
     return state.cur is None
 
 
-def _plain(state: State) -> bool:
+def plain_rules(state: State) -> bool:
     """One pack without trumps (the sampler's rules): :func:`plain_card` plays the heuristic policy there."""
     return (not state.flags.trumps and max(state.hands) < SECOND_PACK and max(state.pile, default=0) < PACK
             and max(state.tcards, default=0) < PACK)

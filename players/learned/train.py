@@ -47,14 +47,13 @@ from players.learned.bot import WEIGHTS, LearnedBot, choose
 from players.learned import field
 from players.learned.features import card_features
 from players.learned.net import Net
-from players.playout import PlayoutRandom, World, play_out
+from players.learned.rollout import heuristic_rollout, net_rollout
 from players.policy import HEURISTIC
 
 TRAIN_SEED = 91 * 1_000_003
 """Training deals are ``TRAIN_SEED + seed * 10_000_000 + game``: apart from the ladder's and the evaluation's."""
 EVAL_SEED = 97 * 1_000_003
 TABLES = (*field.LADDER, field.THREE)
-PLACE_WEIGHT = 0.05
 
 
 def options(argv: list[str]) -> argparse.Namespace:
@@ -71,6 +70,11 @@ def options(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--explore", type=float, default=0.05, help="share of decisions played at random")
     p.add_argument("--gate", type=float, default=0.02, help="the player's gate (written with the weights)")
+    p.add_argument("--init", type=Path, default=None, metavar="FILE",
+                   help="start from the weights in FILE instead of random ones (a new run only)")
+    p.add_argument("--continue-with", type=Path, default=None, metavar="FILE",
+                   help="in the rollouts the learner plays on with the net in FILE (its gate), not the "
+                        "heuristic policy: the next round of policy iteration")
     p.add_argument("--eval-every", type=int, default=5_000, help="training games between measurements")
     p.add_argument("--eval-deals", type=int, default=25, help="deals per measurement (20 games each)")
     p.add_argument("--ship", type=Path, default=None, metavar="FILE",
@@ -96,8 +100,11 @@ class Trainer:
             self.np_rng = np.random.default_rng([args.seed, self.games])
         else:
             self.net = Net.new(args.hidden, self.np_rng)
+            if args.init is not None:           # its weights, with a fresh optimiser
+                self.net = Net({k: v.copy() for k, v in Net.load(args.init)[0].p.items()})
             self.games, self.trained, self.seconds = 0, 0, 0.0
         self.net.gate = args.gate
+        self.rollout_net = Net.load(args.continue_with)[0] if args.continue_with is not None else None
 
     # ------------------------------------------------------------- the loop
     def run(self) -> None:
@@ -205,14 +212,10 @@ class _Explorer(Bot):
         self.rows = rows
 
     def _rollout(self, game, card: int) -> float:
-        world = World.of(game.state)
-        world.rng = PlayoutRandom(self.trainer.games)
-        world.play(card)
-        play_out(world, self.kinds)
-        me, n = self.seat, len(self.kinds)
-        if world.loser == me:
-            return 1.0
-        return PLACE_WEIGHT * (world.out.index(me) / (n - 1) if me in world.out else 1.0)
+        trainer = self.trainer
+        if trainer.rollout_net is None:
+            return heuristic_rollout(game, self.seat, card, self.kinds, trainer.games)
+        return net_rollout(game, self.seat, card, self.kinds, trainer.games, trainer.rollout_net)
 
     def play(self, view):
         if self.rows is None:

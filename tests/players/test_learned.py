@@ -135,6 +135,19 @@ def test_a_tiny_training_runs_and_resumes(tmp_path):
         game.apply(bot.act(view))
 
 
+def test_a_second_round_starts_from_given_weights_and_rolls_out_with_a_net(tmp_path):
+    """``--init`` starts the run from those weights (its first snapshot is them); ``--continue-with`` rolls
+    out with a net, and the targets it trains on differ from the heuristic rollouts' on the same games."""
+    common = ["--games", "2", "--chunk", "2", "--steps", "1", "--batch", "4", "--eval-every", "2",
+              "--eval-deals", "1", "--explore", "0", "--init", str(WEIGHTS)]
+    assert train_main([str(tmp_path / "plain"), *common]) == 0
+    assert train_main([str(tmp_path / "net"), *common, "--continue-with", str(WEIGHTS)]) == 0
+    first = Net.load(tmp_path / "net" / "weights-0.npz")[0]
+    assert all(np.array_equal(first.p[k], load_net().p[k]) for k in first.p)
+    after = [Net.load(tmp_path / run / "weights-2.npz")[0] for run in ("plain", "net")]
+    assert not all(np.array_equal(after[0].p[k], after[1].p[k]) for k in first.p)
+
+
 def test_bad_input_is_one_line(tmp_path, capsys):
     """A missing weights file to ship, or no run folder, is one line on stderr and a non-zero exit."""
     assert train_main(["--ship", str(tmp_path / "missing.npz")]) == 1

@@ -1,0 +1,70 @@
+"""Rollout targets for training: one legal card played from the *true* position, then the game played out.
+
+Training may look at every hand (play never does). A rollout's outcome, scored by :func:`outcome`, is
+that card's target. The seats other than the learner play their reference policies (``kinds``,
+:data:`players.policy.NAMES`) on the rules core; the learner goes on either with the heuristic policy
+(:func:`heuristic_rollout`, the sampler's playouts: one-step policy improvement over the heuristic
+player) or with a network of its own (:func:`net_rollout`: the next round of policy iteration, the
+learner playing the network's card from its own view at each decision with a choice).
+"""
+
+from __future__ import annotations
+
+from arena import Game
+from arena.game.cards import CARDS
+from arena.game.state import TAKE
+
+from players.learned.bot import choose
+from players.learned.features import card_features
+from players.learned.net import Net
+from players.playout import PLAYOUT_STEPS, PlayoutRandom, World, play_out, plain_card, plain_rules
+from players.policy import HEURISTIC, heuristic_card, model_card
+
+PLACE_WEIGHT = 0.05
+"""A rollout's score: 1 for the Bhabhi, else this times the finishing place (0 first .. 1 last)."""
+
+
+def outcome(state, seat: int) -> float:
+    """The score of ``seat`` at the end of a rollout (still in when it stopped unfinished: as last out)."""
+    if state.loser == seat:
+        return 1.0
+    return PLACE_WEIGHT * (state.out.index(seat) / (state.n - 1) if seat in state.out else 1.0)
+
+
+def heuristic_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int) -> float:
+    """``card`` from the true position of ``game``, then every seat its reference policy (``seat``: heuristic)."""
+    world = World.of(game.state)
+    world.rng = PlayoutRandom(seed)
+    world.play(card)
+    play_out(world, kinds)
+    return outcome(world, seat)
+
+
+def net_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int, net: Net) -> float:
+    """``card`` from the true position of ``game``, then ``seat`` plays ``net`` (gated by its stored gate, from
+    its view, as :class:`players.learned.LearnedBot` with neither search) and the others their policies."""
+    world = World.of(game.state)
+    world.rng = rng = PlayoutRandom(seed)
+    fork = Game(game.rules, world, game.seed, game.start, game.dealer)
+    fork.events = list(game.events)
+    world.log = fork.events                     # the views of the fork read the game's events so far
+    fork.apply(CARDS[card])
+    plain = plain_card if plain_rules(world) else heuristic_card
+    for _ in range(PLAYOUT_STEPS):
+        cur = world.cur
+        if cur is None or not world.active[seat]:
+            break
+        if world.decision is TAKE:
+            fork.apply(False)
+        elif cur != seat:
+            kind = kinds[cur]
+            fork.apply(CARDS[plain(world) if kind == HEURISTIC else model_card(world, kind, rng)])
+        else:
+            legal = world.legal_mask()
+            if legal & (legal - 1):
+                view = fork.view(seat)
+                fork.apply(view.legal[choose(net, card_features(view), net.gate)])
+            else:
+                fork.apply(CARDS[legal.bit_length() - 1])
+    return outcome(world, seat)
+
