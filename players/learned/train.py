@@ -18,6 +18,11 @@ predict, from the view alone, the differences between the cards' targets
 loses least. It acts with the network (and at random in ``--explore`` of its
 decisions) once it has trained; before that, as the heuristic player.
 
+The next round of policy iteration: ``--continue-with WEIGHTS`` rolls the
+learner out with that network instead of the heuristic policy
+(:func:`players.learned.rollout.net_rollout`), and ``--init WEIGHTS`` starts the
+new network from those weights rather than random ones.
+
 Resumable: every ``--chunk`` games it trains on a replay buffer of recent
 decisions and writes ``RUN_DIR/checkpoint.npz`` (weights, optimiser state,
 games played); run the same command again to go on (the buffer starts empty
