@@ -6,6 +6,7 @@ candidate, and writes them where that script reads them, so its ``summary``
 and ``compare`` pool them with the sampler's:
 
     python benchmarks/learned_field.py run NAME DEALS [FIRST] [player=P] [weights=FILE] [gate=G]
+        [sampler_at=N,...] [table=A+B+C]
     python benchmarks/learned_field.py three NAME DEALS [FIRST] [...]      # three heuristic players
     python benchmarks/ladder_field.py compare NAME1 NAME2                   # the paired sign test
     python benchmarks/ladder_field.py run sampler DEALS FIRST              # the sampler on the field's games
@@ -16,7 +17,10 @@ and ``compare`` pool them with the sampler's:
 so both see the same machine, and prints each one's CPU per decision with a choice and the ratio
 of the means. ``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-three_NAME-FIRST.json (compare
 ``three_A`` with ``three_B``). NAME is a label; ``player`` is ``learned`` (the default, with the
-options ``weights`` and ``gate``), ``heuristic`` or ``sampler``.
+options ``weights`` and ``gate``), ``heuristic`` or ``sampler``. ``sampler_at=4`` (a list of counts of
+players in) hands the learned player's decisions with a choice with that many players in to the
+``sampler`` player (its own seed, 120 worlds, its solver): where does the learned player lose to the
+sampler. ``table=heuristic+high+random`` plays that one of the field's four tables only.
 """
 
 from __future__ import annotations
@@ -33,12 +37,32 @@ from players.learned import field
 from players.sampler import SamplerBot
 
 
+class _Handing(LearnedBot):
+    """The learned player, handing its decisions with a choice with ``at`` players in to the sampler."""
+
+    def __init__(self, seed: int, at: set[int], **options) -> None:
+        super().__init__(seed, **options)
+        self.at, self.full = at, SamplerBot(seed)
+
+    def new_game(self, info) -> None:
+        super().new_game(info)
+        self.full.new_game(info)
+
+    def play(self, view):
+        if len(view.legal) > 1 and sum(view.active) in self.at:
+            return self.full.play(view)
+        return super().play(view)
+
+
 def _maker(options: dict):
     player = options.pop("player", "learned")
+    at = {int(n) for n in options.pop("sampler_at", "").split(",") if n}
     if player == "heuristic":
         return HeuristicBot
     if player == "sampler":
         return SamplerBot
+    if at:
+        return lambda seed: _Handing(seed, at, **options)
     return lambda seed: LearnedBot(seed, **options)
 
 
@@ -76,7 +100,11 @@ def main(argv: list[str]) -> None:
     opts = dict(kv.split("=", 1) for kv in argv[3:] if "=" in kv)
     if "gate" in opts:
         opts["gate"] = float(opts["gate"])
-    tables = (field.THREE,) if cmd == "three" else field.LADDER
+    table = tuple(opts.pop("table").split("+")) if "table" in opts else None
+    if table is not None and table not in field.LADDER:
+        raise SystemExit(f"learned_field.py: table must be one of {', '.join('+'.join(t) for t in field.LADDER)}"
+                         f" (got {'+'.join(table)})")
+    tables = (field.THREE,) if cmd == "three" else (table,) if table else field.LADDER
     label = f"three_{name}" if cmd == "three" else name
     data = run(name, deals, first, opts, tables)
     with open(f"/tmp/field-{label}-{first}.json", "w") as f:
