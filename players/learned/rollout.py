@@ -67,4 +67,3 @@ def net_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int, n
             else:
                 fork.apply(CARDS[legal.bit_length() - 1])
     return outcome(world, seat)
-
