@@ -326,7 +326,7 @@ class SamplerBot(Bot):
                 state.rng = SeededLater(seed)  # type: ignore[assignment]  # (what a playout calls of a Random)
                 state.play(m)
                 play_out(state, kinds, seat=me)
-                scores[i].append(_score(state, me, n))
+                scores[i].append(seat_score(state, me, n))
             dealt += 1
             if dealt >= self.max_worlds or clock() >= deadline:
                 break
@@ -371,7 +371,7 @@ rotations against three heuristic players, 0.05 and 0.01 lost exactly as often (
 games); with 0.05 the sampler also gets out first far more often (docs/ladder.md)."""
 
 
-def _score(state, me: int, n: int) -> float:
+def seat_score(state, me: int, n: int) -> float:
     """1 for the Bhabhi, plus a small term for a worse finishing place (a tie-break, mostly)."""
     if state.loser == me:
         return 1.0

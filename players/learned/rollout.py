@@ -1,8 +1,9 @@
 """Rollout targets for training: one legal card played from the *true* position, then the game played out.
 
-Training may look at every hand (play never does). A rollout's outcome, scored by :func:`outcome`, is
-that card's target. The seats other than the learner play their reference policies (``kinds``,
-:data:`players.policy.NAMES`) on the rules core; the learner goes on either with the heuristic policy
+Training may look at every hand (play never does). A rollout's outcome, scored as the sampler scores its
+playouts (:func:`players.sampler.seat_score`), is that card's target. The seats other than the learner play
+their reference policies (``kinds``, :data:`players.policy.NAMES`) on the rules core; the learner goes on
+either with the heuristic policy
 (:func:`heuristic_rollout`, the sampler's playouts: one-step policy improvement over the heuristic
 player) or with a network of its own (:func:`net_rollout`: the next round of policy iteration, the
 learner playing the network's card from its own view at each decision with a choice).
@@ -19,16 +20,7 @@ from players.learned.features import card_features
 from players.learned.net import Net
 from players.playout import PLAYOUT_STEPS, PlayoutRandom, World, play_out, plain_card, plain_rules
 from players.policy import HEURISTIC, heuristic_card, model_card
-
-PLACE_WEIGHT = 0.05
-"""A rollout's score: 1 for the Bhabhi, else this times the finishing place (0 first .. 1 last)."""
-
-
-def outcome(state, seat: int) -> float:
-    """The score of ``seat`` at the end of a rollout (still in when it stopped unfinished: as last out)."""
-    if state.loser == seat:
-        return 1.0
-    return PLACE_WEIGHT * (state.out.index(seat) / (state.n - 1) if seat in state.out else 1.0)
+from players.sampler import seat_score
 
 
 def heuristic_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int) -> float:
@@ -37,7 +29,7 @@ def heuristic_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: 
     world.rng = PlayoutRandom(seed)
     world.play(card)
     play_out(world, kinds)
-    return outcome(world, seat)
+    return seat_score(world, seat, world.n)
 
 
 def net_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int, net: Net) -> float:
@@ -66,4 +58,4 @@ def net_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int, n
                 fork.apply(view.legal[choose(net, card_features(view), net.gate)])
             else:
                 fork.apply(CARDS[legal.bit_length() - 1])
-    return outcome(world, seat)
+    return seat_score(world, seat, world.n)

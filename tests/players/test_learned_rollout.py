@@ -8,8 +8,9 @@ from arena import Game
 from arena.game.cards import CARDS
 from arena.game.rules import PRESETS
 from players.learned.bot import LearnedBot, load_net
-from players.learned.rollout import PLACE_WEIGHT, heuristic_rollout, net_rollout, outcome
+from players.learned.rollout import heuristic_rollout, net_rollout
 from players.policy import HIGH, LOW, HEURISTIC
+from players.sampler import PLACE_WEIGHT, seat_score
 from players.simple import HighBot, LowBot
 
 KINDS = [HEURISTIC, LOW, HIGH, LOW]     # seat 0 learns; low and high play the same card on views and on states
@@ -33,7 +34,7 @@ def _played_out(game: Game, card: int) -> float:
     game.apply(CARDS[card])
     while not game.is_over and game.state.active[0]:
         game.apply(bots[game.current].act(game.view(game.current)))
-    return outcome(game.state, 0)
+    return seat_score(game.state, 0, 4)
 
 
 @pytest.mark.parametrize("seed", [3, 4, 11, 16])   # where the heuristic policy would go on otherwise
