@@ -13,6 +13,7 @@ JSON-ready dicts only for records and views; see :mod:`arena.game.events`.
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any, NoReturn
 
@@ -54,6 +55,24 @@ class Game:
         self.forfeited: list[int] = []
         self.result: Result | None = None
         self._offered = 0               # the mask of the cards legal_actions returned, until the next action
+
+    def fork(self, state: State | None = None) -> Game:
+        """An independent game in this one's position: the same rules, seed, events so far, faults and
+        forfeits, played on from here without touching this game (a search's what-if). Its state is a copy of
+        this one's with a copy of its generator (so the fork draws what this game would), or ``state``: a copy
+        the caller made, of a subclass say (the playouts' ``World.of``), in this game's position and with a
+        generator of the caller's choosing."""
+        if state is None:
+            position = self.state.copy()
+            position.rng = copy.deepcopy(self.state.rng)     # its own generator: the fork's draws are not ours
+        else:
+            position = state
+        if position is self.state:
+            raise PositionError("fork: expected a copy of the game's state, got the state itself")
+        fork = Game(self.rules, position, self.seed, self.start, self.dealer)
+        fork.events.extend(self.events)
+        fork.faults, fork.forfeited, fork.result = self.faults[:], self.forfeited[:], self.result
+        return fork
 
     # ------------------------------------------------------------------ set-up
     @classmethod

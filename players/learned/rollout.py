@@ -37,9 +37,7 @@ def net_rollout(game: Game, seat: int, card: int, kinds: list[int], seed: int, n
     its view, as :class:`players.learned.LearnedBot` with neither search) and the others their policies."""
     world = World.of(game.state)
     world.rng = rng = PlayoutRandom(seed)
-    fork = Game(game.rules, world, game.seed, game.start, game.dealer)
-    fork.events = list(game.events)
-    world.log = fork.events                     # the views of the fork read the game's events so far
+    fork = game.fork(world)                     # the fork's views read the game's events so far
     fork.apply(CARDS[card])
     plain = plain_card if plain_rules(world) else heuristic_card
     for _ in range(PLAYOUT_STEPS):
