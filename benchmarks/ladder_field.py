@@ -40,9 +40,11 @@ def _candidate(name: str, options: dict, seed: int):
     return SamplerBot(seed=seed, **options)
 
 
-def run(name: str, deals: int, first: int = 0, options: dict | None = None) -> dict:
-    """Play the candidate's games for deals ``first .. first + deals - 1``; the outcome of each."""
+def run(name: str, deals: int, first: int = 0, options: dict | None = None, make=None) -> dict:
+    """Play the candidate's games for deals ``first .. first + deals - 1``; the outcome of each. ``make(seed)``
+    builds the candidate instead of ``name`` and ``options`` (benchmarks/lookahead_field.py)."""
     options = options or {}
+    make = make or (lambda seed: _candidate(name, options, seed))
     rules = Rules.preset("getaway")
     games: dict[str, dict] = {}
     cpu_decisions: list[float] = []
@@ -53,7 +55,7 @@ def run(name: str, deals: int, first: int = 0, options: dict | None = None) -> d
             table = ("candidate", *others)
             for r in range(4):
                 seats = [table[(i + r) % 4] for i in range(4)]
-                bots = [(_candidate(name, options, deal_seed * 8 + i) if p == "candidate"
+                bots = [(make(deal_seed * 8 + i) if p == "candidate"
                          else FIELD[p](deal_seed * 8 + i)) for i, p in enumerate(seats)]
                 for b in bots:
                     b.new_game(None)
