@@ -28,7 +28,7 @@ from arena.game.cards import PACK_MASK
 from arena.game.state import TAKE
 from players.playout import SeededLater, play_out, plain_card, plain_rules, playout_state
 from players.policy import HEURISTIC, HIGH, LOW, heuristic_card, model_card
-from players.sampler import SamplerBot, _cards, _clearly_better, seat_score
+from players.sampler import SamplerBot, _cards, seat_score
 
 MODES = ("per-world", "policies")
 NEXT_POLICIES = (HEURISTIC, HIGH, LOW)
@@ -88,11 +88,7 @@ class LookaheadSampler(SamplerBot):
 
     def _sample(self, view, worlds, moves: list[int], deadline: float) -> int:
         me, rng, n = worlds.seat, self.rng, worlds.players
-        kinds, forbid = (HEURISTIC,) * n, None
-        if self.models is not None:
-            kinds, forbid = self.models.kinds, self.models.forbid
-            if not any(forbid):
-                forbid = None
+        kinds, forbid = self._playout_models(n)
         rows: list[list[list[float]]] = [[] for _ in moves]
         for _ in range(self.max_worlds):
             hands = worlds.deal(rng, forbid)
@@ -111,15 +107,7 @@ class LookaheadSampler(SamplerBot):
         for card_rows in rows:   # for each card, the one column (policy) lowest over all worlds
             k = min(range(len(card_rows[0])), key=lambda p: sum(r[p] for r in card_rows))
             scores.append([r[k] for r in card_rows])
-        totals = [sum(x) for x in scores]
-        best = min(range(len(moves)), key=lambda i: totals[i])
-        if self.gate_z is not None:
-            plain = int(self.fallback.play(view))
-            if plain in moves and moves[best] != plain:
-                h = moves.index(plain)
-                if not _clearly_better(scores[best], scores[h], self.gate_z):
-                    best = h
-        return moves[best]
+        return self._pick(view, moves, scores)
 
 
 def main(argv: list[str]) -> None:

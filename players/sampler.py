@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from arena import Bot
 from arena.game.cards import CARDS, PACK, PACK_MASK, PACK_SUIT_MASK, bit_list, mask_of
@@ -306,12 +307,7 @@ class SamplerBot(Bot):
         clock = time.thread_time
         rules = view.rules
         n = worlds.players
-        models = self.models
-        kinds, forbid = (HEURISTIC,) * n, None
-        if models is not None:
-            kinds, forbid = models.kinds, models.forbid
-            if not any(forbid):
-                forbid = None
+        kinds, forbid = self._playout_models(n)
         while True:
             hands = worlds.deal(rng, forbid)
             held = worlds.trick_mask
@@ -330,8 +326,21 @@ class SamplerBot(Bot):
             dealt += 1
             if dealt >= self.max_worlds or clock() >= deadline:
                 break
+        self.last["worlds"] = dealt
+        return self._pick(view, moves, scores)
+
+    def _playout_models(self, n: int) -> tuple[Sequence[int], list[int] | None]:
+        """Each seat's policy in the playouts, and the cards each may not hold (None when no seat has any)."""
+        if self.models is None:
+            return (HEURISTIC,) * n, None
+        forbid = self.models.forbid
+        return self.models.kinds, forbid if any(forbid) else None
+
+    def _pick(self, view, moves: list[int], scores: list[list[float]]) -> int:
+        """The move of least total score over the worlds (``scores``: per move, one per world), gated
+        towards the heuristic player's card (``GATE_Z``)."""
         totals = [sum(x) for x in scores]
-        self.last["worlds"], self.last["totals"] = dealt, totals
+        self.last["totals"] = totals
         best = min(range(len(moves)), key=lambda i: totals[i])
         if self.gate_z is not None:
             plain = int(self.fallback.play(view))
