@@ -6,7 +6,7 @@ candidate, and writes them where that script reads them, so its ``summary``
 and ``compare`` pool them with the sampler's:
 
     python benchmarks/learned_field.py run NAME DEALS [FIRST] [player=P] [weights=FILE] [gate=G]
-        [sampler_at=N,...] [table=A+B+C]
+        [sampler_at=N,...] [table=A+B+C] [three=lookahead] [worlds=N]
     python benchmarks/learned_field.py three NAME DEALS [FIRST] [...]      # three heuristic players
     python benchmarks/ladder_field.py compare NAME1 NAME2                   # the paired sign test
     python benchmarks/ladder_field.py run sampler DEALS FIRST              # the sampler on the field's games
@@ -20,7 +20,8 @@ of the means. ``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-th
 options ``weights`` and ``gate``), ``heuristic`` or ``sampler``. ``sampler_at=4`` (a list of counts of
 players in) hands the learned player's decisions with a choice with that many players in to the
 ``sampler`` player (its own seed, 120 worlds, its solver): where does the learned player lose to the
-sampler. ``table=heuristic+high+random`` plays that one of the field's four tables only.
+sampler. ``three=lookahead`` plays the three-left card by benchmarks/lookahead_field.py's by-policy lookahead
+instead of the sampler's. ``table=heuristic+high+random`` plays that one of the field's four tables only.
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ import statistics
 import sys
 import time
 
+from lookahead_field import LookaheadSampler  # (benchmarks/ is the script's folder, so on the path)
+
 from arena.results.stats.intervals import wilson
 from players.heuristic import HeuristicBot
-from players.learned.bot import LearnedBot
+from players.learned.bot import WORLDS, LearnedBot
 from players.learned import field
 from players.sampler import SamplerBot
 
@@ -54,9 +57,20 @@ class _Handing(LearnedBot):
         return super().play(view)
 
 
+class _Looking(LearnedBot):
+    """The learned player whose three-left card is benchmarks/lookahead_field.py's by-policy lookahead."""
+
+    def __init__(self, seed: int, **options) -> None:
+        super().__init__(seed, **options)
+        worlds = self.sampler.max_worlds if self.sampler is not None else WORLDS
+        self.sampler = LookaheadSampler(seed, mode="policies", worlds=worlds)
+
+
 def _maker(options: dict):
     player = options.pop("player", "learned")
     at = {int(n) for n in options.pop("sampler_at", "").split(",") if n}
+    if options.pop("three", "sampler") == "lookahead":
+        return lambda seed: _Looking(seed, **options)
     if player == "heuristic":
         return HeuristicBot
     if player == "sampler":
