@@ -20,7 +20,7 @@ of the means. ``run`` writes /tmp/field-NAME-FIRST.json, ``three`` /tmp/field-th
 options ``weights`` and ``gate``), ``heuristic`` or ``sampler``. ``sampler_at=4`` (a list of counts of
 players in) hands the learned player's decisions with a choice with that many players in to the
 ``sampler`` player (its own seed, 120 worlds, its solver): where does the learned player lose to the
-sampler. ``three=lookahead`` plays the three-left card by benchmarks/lookahead_field.py's by-policy lookahead
+sampler. ``three=lookahead`` plays the three-left card by players/lookahead.py's by-policy lookahead
 instead of the sampler's. ``table=heuristic+high+random`` plays that one of the field's four tables only.
 """
 
@@ -31,12 +31,11 @@ import statistics
 import sys
 import time
 
-from lookahead_field import LookaheadSampler  # (benchmarks/ is the script's folder, so on the path)
-
 from arena.results.stats.intervals import wilson
 from players.heuristic import HeuristicBot
 from players.learned.bot import WORLDS, LearnedBot
 from players.learned import field
+from players.lookahead import LookaheadSampler
 from players.sampler import SamplerBot
 
 
@@ -58,7 +57,7 @@ class _Handing(LearnedBot):
 
 
 class _Looking(LearnedBot):
-    """The learned player whose three-left card is benchmarks/lookahead_field.py's by-policy lookahead."""
+    """The learned player whose three-left card is players/lookahead.py's by-policy lookahead."""
 
     def __init__(self, seed: int, **options) -> None:
         super().__init__(seed, **options)

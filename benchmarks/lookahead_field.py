@@ -1,17 +1,8 @@
-"""The sampler looking one own decision further, on the ladder's field (session 25's experiment, docs/training.md).
+"""The sampler looking one own decision further (players/lookahead.py), on the ladder's field (docs/training.md).
 
-The sampler plays each legal card out with the heuristic policy in its own seat. Here, in each of its worlds,
-after the card it plays the others (and its own forced cards) up to its own next decision with a choice, and
-then either
-
-- ``per-world``: plays out every legal card there and keeps the lowest score *of that world* (each world
-  chooses its own second card: it sees that world's hands and the ``random`` player's draws); or
-- ``policies``: plays the next card by each of three policies (heuristic, high, low) and keeps, for every
-  world, the score of the one policy whose total over *all* worlds is lowest (a choice made without looking
-  at any one world).
-
-Otherwise it is the sampler (its worlds, models, gate and its solver with two left), with a safety cap of
-20 s instead of 500 ms so that the worlds are never cut short. The games are ladder_field.py's, so
+The modes are players.lookahead's: ``policies`` (the next own card by the one of heuristic, high and low
+that is best over all worlds) and ``per-world`` (each world its own best next card). The games are
+ladder_field.py's, so
 
     python benchmarks/lookahead_field.py run NAME DEALS FIRST policies     # writes /tmp/field-NAME-FIRST.json
     python benchmarks/ladder_field.py compare NAME SAMPLER_NAME             # paired, game by game
@@ -24,90 +15,7 @@ import sys
 
 import ladder_field  # (benchmarks/ is the script's folder, so on the path)
 
-from arena.game.cards import PACK_MASK
-from arena.game.state import TAKE
-from players.playout import SeededLater, play_out, plain_card, plain_rules, playout_state
-from players.policy import HEURISTIC, HIGH, LOW, heuristic_card, model_card
-from players.sampler import SamplerBot, _cards, seat_score
-
-MODES = ("per-world", "policies")
-NEXT_POLICIES = (HEURISTIC, HIGH, LOW)
-
-
-def to_my_choice(state, kinds, me: int, steps: int = 3000) -> bool:
-    """Play the others by their models, and ``me``'s forced cards, up to ``me``'s next decision with a choice;
-    False when the game ends or ``me`` is out first."""
-    heuristic = plain_card if plain_rules(state) else heuristic_card
-    for _ in range(steps):
-        if state.cur is None or not state.active[me]:
-            return False
-        if state.decision is TAKE:
-            state.take_answer(False)
-            continue
-        cur = state.cur
-        if cur == me:
-            legal = state.legal_mask()
-            if legal & (legal - 1):
-                return True
-            state.play(legal.bit_length() - 1)
-            continue
-        kind = kinds[cur]
-        state.play(heuristic(state) if kind == HEURISTIC else model_card(state, kind, state.rng))
-    return False
-
-
-class LookaheadSampler(SamplerBot):
-    """The sampler with its next own decision with a choice searched too (``mode``, one of :data:`MODES`)."""
-
-    def __init__(self, seed: int = 0, mode: str = "policies", **options) -> None:
-        super().__init__(seed, cap_ms=20000.0, **options)
-        self.mode = mode
-
-    def _second(self, state, kinds, me: int, n: int, seed: float) -> list[float]:
-        """The scores in one world after the first card: one per next card (per-world) or per policy."""
-        there = to_my_choice(state, kinds, me)
-        if self.mode == "per-world":
-            rows, legal = [], state.legal_mask() if there else 0
-            for c in _cards(legal) or [-1]:
-                branch = state.copy()
-                branch.rng = SeededLater(seed)
-                if c >= 0:
-                    branch.play(c)
-                play_out(branch, kinds, seat=me)
-                rows.append(seat_score(branch, me, n))
-            return [min(rows)]
-        rows = []
-        for policy in NEXT_POLICIES:
-            branch = state.copy()
-            branch.rng = SeededLater(seed)
-            if there and policy != HEURISTIC:
-                branch.play(model_card(branch, policy, None))
-            play_out(branch, kinds, seat=me)
-            rows.append(seat_score(branch, me, n))
-        return rows
-
-    def _sample(self, view, worlds, moves: list[int], deadline: float) -> int:
-        me, rng, n = worlds.seat, self.rng, worlds.players
-        kinds, forbid = self._playout_models(n)
-        rows: list[list[list[float]]] = [[] for _ in moves]
-        for _ in range(self.max_worlds):
-            hands = worlds.deal(rng, forbid)
-            held = worlds.trick_mask
-            for h in hands:
-                held |= h
-            seed = rng.random()
-            base = playout_state(view.rules, n, hands, list(view.out), _cards(PACK_MASK & ~held), worlds.leader,
-                                 worlds.trick, worlds.first_trick, worlds.drawn_lead, rng)
-            for i, m in enumerate(moves):
-                state = base.copy()
-                state.rng = SeededLater(seed)  # type: ignore[assignment]  # (what a playout calls of a Random)
-                state.play(m)
-                rows[i].append(self._second(state, kinds, me, n, seed + 0.5))
-        scores = []
-        for card_rows in rows:   # for each card, the one column (policy) lowest over all worlds
-            k = min(range(len(card_rows[0])), key=lambda p: sum(r[p] for r in card_rows))
-            scores.append([r[k] for r in card_rows])
-        return self._pick(view, moves, scores)
+from players.lookahead import MODES, LookaheadSampler
 
 
 def main(argv: list[str]) -> None:

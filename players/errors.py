@@ -17,3 +17,8 @@ class DrawAsked(Exception):
     def __init__(self, n: int) -> None:
         super().__init__(n)
         self.n = n
+
+
+class PlayerOptionError(ArenaError, ValueError):
+    """A built-in player asked for something outside what it offers (an unknown mode, a decision it does not
+    score)."""
