@@ -23,6 +23,13 @@ learner out with that network instead of the heuristic policy
 (:func:`players.learned.rollout.net_rollout`), and ``--init WEIGHTS`` starts the
 new network from those weights rather than random ones.
 
+Distilling a search instead: ``--teacher lookahead`` takes the targets of the
+decisions with more than three players in from
+:class:`players.lookahead.LookaheadSampler` (``--teacher-worlds`` sampled deals
+consistent with the learner's *view*, its next own card by the best of three
+policies over all of them): each card's mean score over the worlds. The
+targets of the other decisions stay rollouts.
+
 Resumable: every ``--chunk`` games it trains on a replay buffer of recent
 decisions and writes ``RUN_DIR/checkpoint.npz`` (weights, optimiser state,
 games played); run the same command again to go on (the buffer starts empty
@@ -53,6 +60,7 @@ from players.learned import field
 from players.learned.features import card_features
 from players.learned.net import Net
 from players.learned.rollout import heuristic_rollout, net_rollout
+from players.lookahead import LookaheadSampler
 from players.policy import HEURISTIC
 
 TRAIN_SEED = 91 * 1_000_003
@@ -80,6 +88,10 @@ def options(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--continue-with", type=Path, default=None, metavar="FILE",
                    help="in the rollouts the learner plays on with the net in FILE (its gate), not the "
                         "heuristic policy: the next round of policy iteration")
+    p.add_argument("--teacher", choices=("rollout", "lookahead"), default="rollout",
+                   help="where the targets of decisions with more than three players in come from: one rollout "
+                        "per card from the true position, or the lookahead sampler over worlds of the view")
+    p.add_argument("--teacher-worlds", type=int, default=30, help="worlds per decision of --teacher lookahead")
     p.add_argument("--eval-every", type=int, default=5_000, help="training games between measurements")
     p.add_argument("--eval-deals", type=int, default=25, help="deals per measurement (20 games each)")
     p.add_argument("--ship", type=Path, default=None, metavar="FILE",
@@ -140,6 +152,8 @@ class Trainer:
         kinds = [field.KINDS[p] for p in others]
         kinds.insert(seat, HEURISTIC)
         learner = _Explorer(self, rng, seat, kinds)
+        if self.args.teacher == "lookahead":
+            learner.teacher = LookaheadSampler(self.args.seed * 10_000_000 + g, worlds=self.args.teacher_worlds)
         field.play(learner, tuple(others), seat, TRAIN_SEED + self.args.seed * 10_000_000 + g,
                    on_decision=learner.observe)
         self.games += 1
@@ -205,6 +219,7 @@ class _Explorer(Bot):
         self.fallback = HeuristicBot(0)
         self.trainer, self.r, self.seat, self.kinds = trainer, rng, seat, kinds
         self.rows: np.ndarray | None = None
+        self.teacher: LookaheadSampler | None = None
 
     def observe(self, game, view) -> None:
         """Before acting: the features and each legal card's rollout target."""
@@ -212,7 +227,10 @@ class _Explorer(Bot):
         if view.decision != "play" or len(view.legal) < 2:
             return
         rows = card_features(view)
-        targets = np.array([self._rollout(game, int(c)) for c in view.legal], dtype=np.float32)
+        if self.teacher is not None and sum(view.active) > 3:
+            targets = np.array(self.teacher.values(view), dtype=np.float32)
+        else:
+            targets = np.array([self._rollout(game, int(c)) for c in view.legal], dtype=np.float32)
         self.trainer.buffer.append((rows, targets))
         self.rows = rows
 
