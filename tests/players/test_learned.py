@@ -22,7 +22,9 @@ from players.learned.bot import WEIGHTS, WEIGHTS_SHA256, LearnedBot, choose, loa
 from players.learned.features import GLOBAL, NAMES, SIZE, card_features
 from players.errors import WeightsError
 from players.learned.net import Net
+from players.learned.train import Trainer, options
 from players.learned.train import main as train_main
+from players.lookahead import LookaheadSampler
 
 REGISTRY = load(autoload=False)
 
@@ -146,6 +148,30 @@ def test_a_second_round_starts_from_given_weights_and_rolls_out_with_a_net(tmp_p
     assert all(np.array_equal(first.p[k], load_net().p[k]) for k in first.p)
     after = [Net.load(tmp_path / run / "weights-2.npz")[0] for run in ("plain", "net")]
     assert not all(np.array_equal(after[0].p[k], after[1].p[k]) for k in first.p)
+
+
+def test_a_lookahead_teacher_gives_the_targets_with_four_in(tmp_path, monkeypatch):
+    """``--teacher lookahead``: the decisions with more than three in get the lookahead sampler's values over
+    worlds of the view, not rollouts; the same game, the same decisions and features otherwise."""
+    calls = []
+    values = LookaheadSampler.values
+
+    def spy(self, view):
+        calls.append((sum(view.active), values(self, view)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(LookaheadSampler, "values", spy)
+    common = ["--explore", "0", "--seed", "4"]
+    taught = Trainer(options([str(tmp_path / "t"), *common, "--teacher", "lookahead", "--teacher-worlds", "3"]))
+    taught.play_one()
+    plain = Trainer(options([str(tmp_path / "p"), *common]))
+    plain.play_one()
+    assert calls and all(n > 3 for n, _ in calls)
+    assert len(taught.buffer) == len(plain.buffer)
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(taught.buffer, plain.buffer))
+    for (_, want), (_, got) in zip(calls, taught.buffer):
+        assert got.tolist() == pytest.approx(want)
+    assert any(not np.allclose(a[1], b[1]) for a, b in zip(list(taught.buffer)[:len(calls)], plain.buffer))
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
