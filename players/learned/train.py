@@ -48,8 +48,10 @@ import json
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import multiprocess
 import numpy as np
 
 from arena import Bot
@@ -92,6 +94,8 @@ def options(argv: list[str]) -> argparse.Namespace:
                    help="where the targets of decisions with more than three players in come from: one rollout "
                         "per card from the true position, or the lookahead sampler over worlds of the view")
     p.add_argument("--teacher-worlds", type=int, default=30, help="worlds per decision of --teacher lookahead")
+    p.add_argument("--workers", type=int, default=1, help="processes playing the training games (the same "
+                   "games and results as one)")
     p.add_argument("--eval-every", type=int, default=5_000, help="training games between measurements")
     p.add_argument("--eval-deals", type=int, default=25, help="deals per measurement (20 games each)")
     p.add_argument("--ship", type=Path, default=None, metavar="FILE",
@@ -125,6 +129,15 @@ class Trainer:
 
     # ------------------------------------------------------------- the loop
     def run(self) -> None:
+        """Train until ``--games`` or ``--minutes``; with ``--workers`` above 1 the chunk's games are played in
+        that many processes (the same games and records: the net changes only between chunks)."""
+        if self.args.workers > 1:
+            with multiprocess.Pool(self.args.workers) as pool:
+                self._run(pool)
+        else:
+            self._run(None)
+
+    def _run(self, pool) -> None:
         args, start = self.args, time.monotonic()
         if self.games == 0:
             self.measure()
@@ -132,8 +145,10 @@ class Trainer:
             if args.minutes is not None and time.monotonic() - start > 60 * args.minutes:
                 break
             t = time.monotonic()
-            for _ in range(args.chunk):
-                self.play_one()
+            chunk = range(self.games, min(self.games + args.chunk, args.games))
+            for records in pool.imap(self.learner().game, chunk) if pool else map(self.learner().game, chunk):
+                self.buffer.extend(records)
+            self.games += len(chunk)
             loss = self.train_round()
             self.seconds += time.monotonic() - t
             self.checkpoint()
@@ -142,20 +157,13 @@ class Trainer:
             if self.games % args.eval_every < args.chunk:
                 self.measure()
 
+    def learner(self) -> Learner:
+        """What the next training games play with (until the next training round)."""
+        return Learner(self.args, self.net, self.trained, self.rollout_net)
+
     def play_one(self) -> None:
         """One training game; the learner's decisions with a choice go to the buffer with their targets."""
-        g = self.games
-        rng = random.Random(f"{self.args.seed}-{g}")
-        others = list(TABLES[rng.randrange(len(TABLES))])
-        rng.shuffle(others)
-        seat = rng.randrange(4)
-        kinds = [field.KINDS[p] for p in others]
-        kinds.insert(seat, HEURISTIC)
-        learner = _Explorer(self, rng, seat, kinds)
-        if self.args.teacher == "lookahead":
-            learner.teacher = LookaheadSampler(self.args.seed * 10_000_000 + g, worlds=self.args.teacher_worlds)
-        field.play(learner, tuple(others), seat, TRAIN_SEED + self.args.seed * 10_000_000 + g,
-                   on_decision=learner.observe)
+        self.buffer.extend(self.learner().game(self.games))
         self.games += 1
 
     def train_round(self) -> float:
@@ -211,15 +219,43 @@ class Trainer:
         return games
 
 
+@dataclass(frozen=True)
+class Learner:
+    """The run as a training game needs it: fixed between two training rounds, so games may be played in any
+    process and order and give the same records."""
+
+    args: argparse.Namespace
+    net: Net
+    trained: int
+    """Adam steps so far (0: the learner plays the heuristic card, the net being untrained)."""
+    rollout_net: Net | None
+
+    def game(self, g: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Training game ``g``: the learner's decisions with a choice, each its card features and targets."""
+        rng = random.Random(f"{self.args.seed}-{g}")
+        others = list(TABLES[rng.randrange(len(TABLES))])
+        rng.shuffle(others)
+        seat = rng.randrange(4)
+        kinds = [field.KINDS[p] for p in others]
+        kinds.insert(seat, HEURISTIC)
+        explorer = _Explorer(self, g, rng, seat, kinds)
+        field.play(explorer, tuple(others), seat, TRAIN_SEED + self.args.seed * 10_000_000 + g,
+                   on_decision=explorer.observe)
+        return explorer.records
+
+
 class _Explorer(Bot):
     """The learner in a training game: records targets, then plays the net (or explores)."""
 
-    def __init__(self, trainer: Trainer, rng: random.Random, seat: int, kinds: list[int]) -> None:
+    def __init__(self, learner: Learner, g: int, rng: random.Random, seat: int, kinds: list[int]) -> None:
         super().__init__(0)
         self.fallback = HeuristicBot(0)
-        self.trainer, self.r, self.seat, self.kinds = trainer, rng, seat, kinds
+        self.learner, self.g, self.r, self.seat, self.kinds = learner, g, rng, seat, kinds
         self.rows: np.ndarray | None = None
-        self.teacher: LookaheadSampler | None = None
+        self.records: list[tuple[np.ndarray, np.ndarray]] = []
+        args = learner.args
+        self.teacher = (LookaheadSampler(args.seed * 10_000_000 + g, worlds=args.teacher_worlds)
+                        if args.teacher == "lookahead" else None)
 
     def observe(self, game, view) -> None:
         """Before acting: the features and each legal card's rollout target."""
@@ -231,23 +267,23 @@ class _Explorer(Bot):
             targets = np.array(self.teacher.values(view), dtype=np.float32)
         else:
             targets = np.array([self._rollout(game, int(c)) for c in view.legal], dtype=np.float32)
-        self.trainer.buffer.append((rows, targets))
+        self.records.append((rows, targets))
         self.rows = rows
 
     def _rollout(self, game, card: int) -> float:
-        trainer = self.trainer
-        if trainer.rollout_net is None:
-            return heuristic_rollout(game, self.seat, card, self.kinds, trainer.games)
-        return net_rollout(game, self.seat, card, self.kinds, trainer.games, trainer.rollout_net)
+        learner = self.learner
+        if learner.rollout_net is None:
+            return heuristic_rollout(game, self.seat, card, self.kinds, self.g)
+        return net_rollout(game, self.seat, card, self.kinds, self.g, learner.rollout_net)
 
     def play(self, view):
         if self.rows is None:
             return view.legal[0] if len(view.legal) == 1 else self.fallback.play(view)
-        if self.r.random() < self.trainer.args.explore:
+        if self.r.random() < self.learner.args.explore:
             return view.legal[self.r.randrange(len(view.legal))]
-        if self.trainer.trained == 0:
+        if self.learner.trained == 0:
             return self.fallback.play(view)
-        return view.legal[choose(self.trainer.net, self.rows, self.trainer.net.gate)]
+        return view.legal[choose(self.learner.net, self.rows, self.learner.net.gate)]
 
 
 def main(argv: list[str] | None = None) -> int:

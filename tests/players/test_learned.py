@@ -150,6 +150,19 @@ def test_a_second_round_starts_from_given_weights_and_rolls_out_with_a_net(tmp_p
     assert not all(np.array_equal(after[0].p[k], after[1].p[k]) for k in first.p)
 
 
+def test_workers_play_the_same_training_as_one_process(tmp_path):
+    """``--workers 2`` plays the chunk's games in two processes: the same records, so the same weights."""
+    common = ["--games", "4", "--chunk", "2", "--steps", "2", "--batch", "4", "--eval-every", "100",
+              "--eval-deals", "1", "--hidden", "8"]
+    assert train_main([str(tmp_path / "one"), *common]) == 0
+    assert train_main([str(tmp_path / "two"), *common, "--workers", "2"]) == 0
+    one, two = (Net.load(tmp_path / run / "checkpoint.npz") for run in ("one", "two"))
+    assert int(one[1]["games"]) == int(two[1]["games"]) == 4
+    assert all(np.array_equal(one[0].p[k], two[0].p[k]) for k in one[0].p)
+    fresh = Net.load(tmp_path / "one" / "weights-0.npz")[0]
+    assert not all(np.array_equal(one[0].p[k], fresh.p[k]) for k in fresh.p)
+
+
 def test_a_lookahead_teacher_gives_the_targets_with_four_in(tmp_path, monkeypatch):
     """``--teacher lookahead``: the decisions with more than three in get the lookahead sampler's values over
     worlds of the view, not rollouts; the same game, the same decisions and features otherwise."""
