@@ -93,8 +93,8 @@ def options(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--teacher", choices=("rollout", "lookahead"), default="rollout",
                    help="where the targets of decisions with more than three players in come from: one rollout "
                         "per card from the true position, or the lookahead sampler over worlds of the view")
-    p.add_argument("--teacher-worlds", type=int, default=30, help="worlds per decision of --teacher lookahead")
-    p.add_argument("--workers", type=int, default=1, help="processes playing the training games (the same "
+    p.add_argument("--teacher-worlds", type=_positive, default=30, help="worlds per decision of --teacher lookahead")
+    p.add_argument("--workers", type=_positive, default=1, help="processes playing the training games (the same "
                    "games and results as one)")
     p.add_argument("--eval-every", type=int, default=5_000, help="training games between measurements")
     p.add_argument("--eval-deals", type=int, default=25, help="deals per measurement (20 games each)")
@@ -102,6 +102,13 @@ def options(argv: list[str]) -> argparse.Namespace:
                    help="instead of training: copy weights FILE (with --gate) to the player's weights.npz "
                         "and print the digest for WEIGHTS_SHA256")
     return p.parse_args(argv)
+
+
+def _positive(text: str) -> int:
+    """A count of at least 1 (argparse reports the error on one line and exits with 2)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
 
 
 class Trainer:

@@ -193,6 +193,13 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert train_main([]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 2 and "missing.npz" in lines[0] and "RUN_DIR" in lines[1]
+    for flag in ("--workers", "--teacher-worlds"):
+        with pytest.raises(SystemExit) as stop:
+            train_main([str(tmp_path / "run"), flag, "0"])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
+            f"argument {flag}: expected a whole number of at least 1, got '0'")
+    assert not (tmp_path / "run").exists()
 
 
 def test_registering_the_built_ins_loads_no_numpy():
