@@ -46,6 +46,7 @@ import hashlib
 import collections
 import json
 import random
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -138,8 +139,9 @@ class Trainer:
     def run(self) -> None:
         """Train until ``--games`` or ``--minutes``; with ``--workers`` above 1 the chunk's games are played in
         that many processes (the same games and records: the net changes only between chunks)."""
-        if self.args.workers > 1:
-            with multiprocess.Pool(self.args.workers) as pool:
+        if self.args.workers > 1:   # (the workers leave Ctrl-C to this process, which stops them)
+            with multiprocess.Pool(self.args.workers, initializer=signal.signal,
+                                   initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
                 self._run(pool)
         else:
             self._run(None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -161,6 +163,27 @@ def test_workers_play_the_same_training_as_one_process(tmp_path):
     assert all(np.array_equal(one[0].p[k], two[0].p[k]) for k in one[0].p)
     fresh = Net.load(tmp_path / "one" / "weights-0.npz")[0]
     assert not all(np.array_equal(one[0].p[k], fresh.p[k]) for k in fresh.p)
+
+
+def test_ctrl_c_stops_a_run_with_workers_in_one_line(tmp_path):
+    """Ctrl-C (SIGINT to the process group) stops a ``--workers 2`` run: exit 130 and one line, no worker's
+    traceback, no process left (the workers ignore it and the trainer stops them)."""
+    args = [sys.executable, "-m", "players.learned.train", str(tmp_path / "run"), "--games", "100000",
+            "--chunk", "20", "--eval-every", "1000000", "--eval-deals", "1", "--hidden", "8", "--workers", "2"]
+    proc = subprocess.Popen(args, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert '"games": 0' in proc.stdout.readline()       # measured: the pool is up, games are next
+        assert '"games": 20' in proc.stdout.readline()      # a chunk played by the workers
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=120) == 130
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.stderr.read().strip().splitlines() == [
+        "python -m players.learned.train: stopped; run the same command to go on from the last checkpoint"]
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)
 
 
 def test_a_lookahead_teacher_gives_the_targets_with_four_in(tmp_path, monkeypatch):
