@@ -48,6 +48,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 NOT_RUN = {
+    "arena compare 'learned(weights=runs/distill/weights-6000.npz)' learned --games 6400 --jobs 2 -q":
+        "needs the weights of docs/training.md's distillation run, which takes an hour (tests/cli/test_cli.py: a "
+        "weights file not there is one error line)",
     "arena tournament run tournaments/quick.toml --backend dask --scheduler tcp://10.0.0.5:8786":
         "needs a Dask scheduler at 10.0.0.5 (tests/tournament/test_dask.py runs the backend on a local cluster)",
     "arena tournament run cluster-demo.toml":

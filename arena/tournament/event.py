@@ -84,13 +84,17 @@ def roster_of(registry: Registry, names: list[str]) -> list[dict]:
 
 def check_players(spec: TournamentSpec, registry) -> None:
     """Every player the spec names is installed (and may run in-process if ``sandbox`` is
-    ``never``), else a :class:`ConfigError` naming the file and key."""
+    ``never``), else a :class:`ConfigError` naming the file and key. A built-in player given options
+    (``learned(weights=FILE)``) is built once here, so that an option its factory refuses (a file not
+    there, a value it cannot use) stops the event before a game instead of forfeiting every one."""
     for key in ("players", "candidates", "house"):
         for name in getattr(spec, key):
             try:
                 player = registry.get(base_player(name))
                 if spec.sandbox == "never":
                     check_in_process(player)
+                if player.options and player.factory is not None and player.trusted:
+                    player.create(0)
             except ArenaError as exc:
                 raise ConfigError(f"{spec.source}: key {key!r}: {exc}") from None
 

@@ -202,6 +202,13 @@ def test_cli_runner_players_and_play():
         ["check-bot", "low", "--seed", "-5"], ["research", "shared-suits", "--seed", "-5"],
         ["research", "shootout-share", "--players", "low,high,random,heuristic", "--seed", "-5"],
         ["tournament", "run", "--players", "low,high,random", "--seed", "-5"])],
+    # a built-in player's option value its factory refuses: before any game, not a forfeit of every one
+    (["compare", "learned(gate=abc)", "learned", "--games", "8", "--results", "{tmp}"],
+     ["key 'players': player 'learned'", "factory failed: ValueError: could not convert string to float: 'abc'"]),
+    (["compare", "learned(weights=no/such.npz)", "learned", "--games", "8", "--results", "{tmp}"],
+     ["factory failed: FileNotFoundError", "'no/such.npz'"]),
+    (["tournament", "run", "--players", "low,high,learned(gate=abc)", "--deals", "1", "--results", "{tmp}"],
+     ["key 'players': player 'learned'", "could not convert string to float: 'abc'"]),
     # unknown preset
     (["play", "--rules", "nope"], ["unknown preset 'nope'", "getaway"]),
     (["variants", "--bogus"], ["No such option: --bogus"]),
@@ -220,9 +227,11 @@ def test_cli_runner_players_and_play():
     (["new-bot", "random"], ["already taken by a player", "random-bot"]),
     (["new-bot", "json"], ["shadows the standard library's module"]),
 ])
-def test_errors_are_one_line(capsys, argv, fragments):
-    """Each user mistake: one 'error:' line on stderr, non-zero exit, no traceback."""
-    assert_one_error_line(*run(capsys, *argv), *fragments)
+def test_errors_are_one_line(capsys, tmp_path, argv, fragments):
+    """Each user mistake: one 'error:' line on stderr, non-zero exit, no traceback (and, for the commands that
+    store results, nothing stored)."""
+    assert_one_error_line(*run(capsys, *[a.replace("{tmp}", str(tmp_path / "results")) for a in argv]), *fragments)
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
 
 
 def test_new_bot_folder_errors(capsys, tmp_path):
