@@ -1,4 +1,4 @@
-"""The sampler looking one own decision further: a stronger, slower player, and a teacher for the learned one.
+"""The sampler looking one own decision further: a slower player (not measured stronger), and a teacher.
 
 The sampler (:class:`players.sampler.SamplerBot`) plays each legal card out with the heuristic policy in its
 own seat. :class:`LookaheadSampler`, in each of its worlds, after the card plays the others (and its own
