@@ -19,14 +19,13 @@ legal card, the targets :mod:`players.learned.train` distils with ``--teacher lo
 
 from __future__ import annotations
 
-from arena.game.cards import PACK_MASK
 from arena.game.solver import supports
 from arena.game.state import TAKE
 
 from players.errors import PlayerOptionError
-from players.playout import SeededLater, play_out, plain_card, plain_rules, playout_state
+from players.playout import SeededLater, play_out, plain_card, plain_rules
 from players.policy import HEURISTIC, HIGH, LOW, heuristic_card, model_card
-from players.sampler import SamplerBot, Worlds, _cards, seat_score
+from players.sampler import SamplerBot, Worlds, _cards, _first, seat_score
 
 MODES = ("policies", "per-world")
 NEXT_POLICIES = (HEURISTIC, HIGH, LOW)
@@ -99,22 +98,13 @@ class LookaheadSampler(SamplerBot):
         return rows
 
     def _sample(self, view, worlds: Worlds, moves: list[int], deadline: float) -> int:
-        me, rng, n = worlds.seat, self.rng, worlds.players
+        me, n = worlds.seat, worlds.players
         kinds, forbid = self._playout_models(n)
         rows: list[list[list[float]]] = [[] for _ in moves]
         for _ in range(self.max_worlds):
-            hands = worlds.deal(rng, forbid)
-            held = worlds.trick_mask
-            for h in hands:
-                held |= h
-            seed = rng.random()
-            base = playout_state(view.rules, n, hands, list(view.out), _cards(PACK_MASK & ~held), worlds.leader,
-                                 worlds.trick, worlds.first_trick, worlds.drawn_lead, rng)
+            base, seed = self._world(view, worlds, forbid)
             for i, m in enumerate(moves):
-                state = base.copy()
-                state.rng = SeededLater(seed)  # type: ignore[assignment]  # (what a playout calls of a Random)
-                state.play(m)
-                rows[i].append(self._second(state, kinds, me, n, seed + 0.5))
+                rows[i].append(self._second(_first(base, seed, m), kinds, me, n, seed + 0.5))
         scores = []
         for card_rows in rows:   # for each card, the one column (policy) lowest over all worlds
             k = min(range(len(card_rows[0])), key=lambda p: sum(r[p] for r in card_rows))

@@ -301,26 +301,16 @@ class SamplerBot(Bot):
 
     # ------------------------------------------------------------ playouts
     def _sample(self, view, worlds: Worlds, moves: list[int], deadline: float) -> int:
-        me, rng = worlds.seat, self.rng
+        me = worlds.seat
         scores: list[list[float]] = [[] for _ in moves]
         dealt = 0
         clock = time.thread_time
-        rules = view.rules
         n = worlds.players
         kinds, forbid = self._playout_models(n)
         while True:
-            hands = worlds.deal(rng, forbid)
-            held = worlds.trick_mask
-            for h in hands:
-                held |= h
-            pile = _cards(PACK_MASK & ~held)
-            seed = rng.random()
-            base = playout_state(rules, n, hands, list(view.out), pile, worlds.leader, worlds.trick, worlds.first_trick,
-                                 worlds.drawn_lead, rng)
+            base, seed = self._world(view, worlds, forbid)
             for i, m in enumerate(moves):
-                state = base.copy()
-                state.rng = SeededLater(seed)  # type: ignore[assignment]  # (what a playout calls of a Random)
-                state.play(m)
+                state = _first(base, seed, m)
                 play_out(state, kinds, seat=me)
                 scores[i].append(seat_score(state, me, n))
             dealt += 1
@@ -328,6 +318,18 @@ class SamplerBot(Bot):
                 break
         self.last["worlds"] = dealt
         return self._pick(view, moves, scores)
+
+    def _world(self, view, worlds: Worlds, forbid: list[int] | None):
+        """One sampled deal as a playout state of the position, and the seed of its playouts' draws."""
+        rng = self.rng
+        hands = worlds.deal(rng, forbid)
+        held = worlds.trick_mask
+        for h in hands:
+            held |= h
+        seed = rng.random()
+        base = playout_state(view.rules, worlds.players, hands, list(view.out), _cards(PACK_MASK & ~held),
+                             worlds.leader, worlds.trick, worlds.first_trick, worlds.drawn_lead, rng)
+        return base, seed
 
     def _playout_models(self, n: int) -> tuple[Sequence[int], list[int] | None]:
         """Each seat's policy in the playouts, and the cards each may not hold (None when no seat has any)."""
@@ -349,6 +351,15 @@ class SamplerBot(Bot):
                 if not _clearly_better(scores[best], scores[h], self.gate_z):
                     best = h
         return moves[best]
+
+
+def _first(base, seed: float, move: int):
+    """A copy of a world's playout state with ``move`` played, its draws seeded by ``seed`` (the same for
+    every move of the world)."""
+    state = base.copy()
+    state.rng = SeededLater(seed)  # (what a playout calls of a Random)
+    state.play(move)
+    return state
 
 
 def _clearly_better(a: list[float], b: list[float], z: float) -> bool:
