@@ -170,11 +170,6 @@ class Trainer:
         """What the next training games play with (until the next training round)."""
         return Learner(self.args, self.net, self.trained, self.rollout_net)
 
-    def play_one(self) -> None:
-        """One training game; the learner's decisions with a choice go to the buffer with their targets."""
-        self.buffer.extend(self.learner().game(self.games))
-        self.games += 1
-
     def train_round(self) -> float:
         """``--steps`` Adam steps on decisions drawn from the buffer; the mean loss."""
         args = self.args

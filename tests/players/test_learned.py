@@ -199,15 +199,14 @@ def test_a_lookahead_teacher_gives_the_targets_with_four_in(tmp_path, monkeypatc
     monkeypatch.setattr(LookaheadSampler, "values", spy)
     common = ["--explore", "0", "--seed", "4"]
     taught = Trainer(options([str(tmp_path / "t"), *common, "--teacher", "lookahead", "--teacher-worlds", "3"]))
-    taught.play_one()
-    plain = Trainer(options([str(tmp_path / "p"), *common]))
-    plain.play_one()
+    taught_records = taught.learner().game(0)
+    plain_records = Trainer(options([str(tmp_path / "p"), *common])).learner().game(0)
     assert calls and all(n > 3 for n, _ in calls)
-    assert len(taught.buffer) == len(plain.buffer)
-    assert all(np.array_equal(a[0], b[0]) for a, b in zip(taught.buffer, plain.buffer))
-    for (_, want), (_, got) in zip(calls, taught.buffer):
+    assert len(taught_records) == len(plain_records)
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(taught_records, plain_records))
+    for (_, want), (_, got) in zip(calls, taught_records):
         assert got.tolist() == pytest.approx(want)
-    assert any(not np.allclose(a[1], b[1]) for a, b in zip(list(taught.buffer)[:len(calls)], plain.buffer))
+    assert any(not np.allclose(a[1], b[1]) for a, b in zip(taught_records[:len(calls)], plain_records))
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
